@@ -1,0 +1,53 @@
+# Zongheng Deckbox. `make run` and `make test` work on a fresh machine with python3 (3.11+) and make.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test install migrate catalog lint format typecheck bench serve-prod clean
+
+$(STAMP): requirements.txt requirements-dev.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -r requirements-dev.txt
+	touch $(STAMP)
+
+install: $(STAMP)
+
+migrate: install
+	$(BIN)/python manage.py migrate --noinput
+
+catalog: migrate
+	$(BIN)/python manage.py loadcatalog
+
+run: catalog
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+test: install
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+typecheck: install
+	$(BIN)/mypy
+
+bench: install
+	$(BIN)/python bench/legality.py
+
+# Production: DEBUG off, hashed static files served by whitenoise, gunicorn.
+serve-prod: install
+	DEBUG=0 $(BIN)/python manage.py collectstatic --noinput -v0
+	DEBUG=0 $(BIN)/python manage.py migrate --noinput
+	DEBUG=0 $(BIN)/python manage.py loadcatalog
+	DEBUG=0 $(BIN)/gunicorn zongheng.wsgi --bind $(HOST):$(PORT) --workers $${WEB_CONCURRENCY:-3} --access-logfile -
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .mypy_cache

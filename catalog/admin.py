@@ -1,0 +1,26 @@
+from django.contrib import admin
+
+from catalog import cache_version
+from catalog.models import Card, CardSet
+
+
+@admin.register(CardSet)
+class CardSetAdmin(admin.ModelAdmin):
+    list_display = ["code", "name", "order"]
+    ordering = ["order"]
+
+
+@admin.register(Card)
+class CardAdmin(admin.ModelAdmin):
+    list_display = ["code", "name", "set", "kind", "cost", "power", "health", "life", "tier", "stars"]
+    list_filter = ["set", "kind", "troop_class", "faction", "tier", "stars", "speed", "element"]
+    search_fields = ["code", "name", "name_simplified", "pinyin_key", "text"]
+    readonly_fields = ["position", "rarity_rank", "name_key", "name_simplified", "pinyin_key", "initials_key",
+                       "search_blob", "code_key", "name_sort"]  # fmt: skip
+    list_select_related = ["set"]
+
+    def save_model(self, request, obj, form, change):  # type: ignore[no-untyped-def]
+        # A maintainer's correction must refresh the search keys and every cached answer.
+        obj.compute_derived()
+        super().save_model(request, obj, form, change)
+        cache_version.bump()

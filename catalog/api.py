@@ -1,0 +1,125 @@
+"""Read-only catalogue API: /api/cards/, /api/cards/<code>/, /api/sets/, /api/sets/<code>/."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count, QuerySet
+from drf_spectacular.utils import extend_schema, extend_schema_field
+from rest_framework import generics, serializers
+from rest_framework.exceptions import NotFound
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+
+from catalog import vocab
+from catalog.filters import CardFilter
+from catalog.models import Card, CardSet
+
+_LABELLED: dict[str, Any] = {
+    "kind": vocab.Kind,
+    "troop_class": vocab.TroopClass,
+    "faction": vocab.Faction,
+    "speed": vocab.Speed,
+    "element": vocab.Element,
+    "tier": vocab.Tier,
+}
+
+
+class LabelSerializer(serializers.Serializer):
+    zh = serializers.CharField()
+    en = serializers.CharField()
+
+
+class LabelsSerializer(serializers.Serializer):
+    kind = LabelSerializer()
+    troop_class = LabelSerializer(allow_null=True)
+    faction = LabelSerializer(allow_null=True)
+    speed = LabelSerializer(allow_null=True)
+    element = LabelSerializer(allow_null=True)
+    tier = LabelSerializer(allow_null=True)
+
+
+class CardOutputSerializer(serializers.ModelSerializer):
+    set = serializers.SlugRelatedField(slug_field="code", read_only=True, allow_null=True)
+    rarity = serializers.CharField(source="rarity_display", allow_null=True, read_only=True)
+    labels = serializers.SerializerMethodField()
+    url = serializers.CharField(source="get_absolute_url", read_only=True)
+
+    class Meta:
+        model = Card
+        fields = [
+            "code", "name", "set", "kind", "cost", "cost_text", "power", "health", "life",
+            "troop_class", "affiliation", "faction", "speed", "element", "tier", "stars", "text",
+            "awakening", "random_insert", "rarity", "labels", "url",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+    @extend_schema_field(LabelsSerializer)
+    def get_labels(self, card: Card) -> dict[str, dict[str, str] | None]:
+        """Display labels of the slug fields: {"kind": {"zh": "部隊", "en": "Troop"}, ...}."""
+        out: dict[str, dict[str, str] | None] = {}
+        for field, enum in _LABELLED.items():
+            slug = getattr(card, field)
+            out[field] = {"zh": enum(slug).label, "en": vocab.ENGLISH[slug]} if slug else None
+        return out
+
+
+class CardListView(generics.ListAPIView):
+    """The catalogue, filtered like the card list page; search with `q`."""
+
+    serializer_class = CardOutputSerializer
+    filterset_class = CardFilter
+    permission_classes = [AllowAny]
+
+    def get_queryset(self) -> QuerySet[Card]:
+        return Card.objects.with_set()
+
+
+class CardDetailView(generics.RetrieveAPIView):
+    """One card by its code; aliases such as `WD-001` or `yxjq3` are accepted."""
+
+    serializer_class = CardOutputSerializer
+    permission_classes = [AllowAny]
+    lookup_url_kwarg = "code"
+
+    def get_object(self) -> Card:
+        code = self.kwargs["code"]
+        card = Card.objects.by_code(code)
+        if card is None:
+            raise NotFound(f"No card with the code {code[:40]!r}.")
+        return card
+
+
+class SetOutputSerializer(serializers.ModelSerializer):
+    card_count = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = CardSet
+        fields = ["code", "name", "order", "description", "card_count"]
+
+
+class SetListView(generics.ListAPIView):
+    serializer_class = SetOutputSerializer
+    permission_classes = [AllowAny]
+    pagination_class = None
+    filter_backends: list[Any] = []
+
+    def get_queryset(self) -> QuerySet[CardSet]:
+        return CardSet.objects.annotate(card_count=Count("cards")).order_by("order")
+
+
+class SetDetailView(generics.RetrieveAPIView):
+    serializer_class = SetOutputSerializer
+    permission_classes = [AllowAny]
+    filter_backends: list[Any] = []
+
+    @extend_schema(responses=SetOutputSerializer)
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Any:
+        return super().get(request, *args, **kwargs)
+
+    def get_object(self) -> CardSet:
+        code = self.kwargs["code"].upper()
+        card_set = CardSet.objects.annotate(card_count=Count("cards")).filter(code=code).first()
+        if card_set is None:
+            raise NotFound(f"No set with the code {self.kwargs['code'][:40]!r}.")
+        return card_set

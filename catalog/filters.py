@@ -1,0 +1,104 @@
+"""The catalogue's filters and sorts, shared by the card list page and the API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import django_filters
+from django import forms
+from django.db.models import F, QuerySet
+from django.utils.translation import gettext_lazy as _
+
+from catalog import search
+from catalog.models import Card, CardSet
+from catalog.vocab import Element, Faction, Kind, Speed, Tier, TroopClass
+
+# sort value -> order_by fields; the catalogue order (position) breaks ties.
+SORTS: dict[str, list[Any]] = {
+    "code": ["position"],
+    "name": ["name_sort", "position"],
+    "cost": [F("cost").asc(nulls_last=True), "position"],
+    "power": [F("power").asc(nulls_last=True), "position"],
+    "health": [F("health").asc(nulls_last=True), "position"],
+    "rarity": [F("rarity_rank").asc(nulls_last=True), "position"],
+}
+SORT_CHOICES = [
+    ("code", _("Code")),
+    ("-code", _("Code (descending)")),
+    ("name", _("Name")),
+    ("-name", _("Name (descending)")),
+    ("cost", _("Cost")),
+    ("-cost", _("Cost (descending)")),
+    ("power", _("Power")),
+    ("-power", _("Power (descending)")),
+    ("health", _("Health")),
+    ("-health", _("Health (descending)")),
+    ("rarity", _("Rarity")),
+    ("-rarity", _("Rarity (descending)")),
+]
+
+
+def _descending(field: Any) -> Any:
+    if isinstance(field, str):
+        return F(field).desc()
+    return F(field.expression.name).desc(nulls_last=True)
+
+
+class IntegerFilter(django_filters.NumberFilter):
+    """A number filter that takes whole numbers only (3, not 3.5)."""
+
+    field_class = forms.IntegerField
+
+
+def _choices(enum: type) -> list[tuple[str, str]]:
+    return list(enum.choices)  # type: ignore[attr-defined]
+
+
+class CardFilter(django_filters.FilterSet):
+    q = django_filters.CharFilter(method="filter_q", label=_("Search"), max_length=200)
+    set = django_filters.MultipleChoiceFilter(
+        widget=forms.CheckboxSelectMultiple, field_name="set__code", label=_("Set"), choices=[]
+    )
+    kind = django_filters.MultipleChoiceFilter(
+        widget=forms.CheckboxSelectMultiple, choices=_choices(Kind), label=_("Kind")
+    )
+    troop_class = django_filters.MultipleChoiceFilter(
+        widget=forms.CheckboxSelectMultiple, choices=_choices(TroopClass), label=_("Troop class")
+    )
+    faction = django_filters.MultipleChoiceFilter(
+        widget=forms.CheckboxSelectMultiple, choices=_choices(Faction), label=_("Faction")
+    )
+    affiliation = django_filters.CharFilter(label=_("Affiliation"), max_length=40)
+    tier = django_filters.MultipleChoiceFilter(
+        widget=forms.CheckboxSelectMultiple, choices=_choices(Tier), label=_("Tier")
+    )
+    stars = IntegerFilter(min_value=1, max_value=5, label=_("Stars"))
+    cost = IntegerFilter(min_value=0, max_value=99, label=_("Cost"))
+    cost_min = IntegerFilter(field_name="cost", lookup_expr="gte", min_value=0, max_value=99, label=_("Cost at least"))
+    cost_max = IntegerFilter(field_name="cost", lookup_expr="lte", min_value=0, max_value=99, label=_("Cost at most"))
+    speed = django_filters.MultipleChoiceFilter(
+        widget=forms.CheckboxSelectMultiple, choices=_choices(Speed), label=_("Speed")
+    )
+    element = django_filters.MultipleChoiceFilter(
+        widget=forms.CheckboxSelectMultiple, choices=_choices(Element), label=_("Element")
+    )
+    sort = django_filters.ChoiceFilter(choices=SORT_CHOICES, method="filter_sort", label=_("Sort"), empty_label=None)
+
+    class Meta:
+        model = Card
+        fields: list[str] = []
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Set choices come from the database; set on this form's own field (filters are shared).
+        self.form.fields["set"].choices = list(CardSet.objects.values_list("code", "name").order_by("order"))
+
+    def filter_q(self, queryset: QuerySet[Card], name: str, value: str) -> QuerySet[Card]:
+        return search.search(queryset, value)
+
+    def filter_sort(self, queryset: QuerySet[Card], name: str, value: str) -> QuerySet[Card]:
+        key = value.lstrip("-")
+        fields = SORTS[key]
+        if value.startswith("-"):
+            return queryset.order_by(*[_descending(f) for f in fields])
+        return queryset.order_by(*fields)

@@ -1,0 +1,26 @@
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from catalog.loading import DATA_FILE, CatalogError, load_catalog
+
+
+class Command(BaseCommand):
+    help = "Load or update the card catalogue from the data file (idempotent, all or nothing)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("path", nargs="?", default=str(DATA_FILE), help="the data file (default: %(default)s)")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        try:
+            report = load_catalog(Path(options["path"]))
+        except CatalogError as exc:
+            raise CommandError(f"Nothing was changed: {exc}") from None
+        if options["verbosity"] >= 2:
+            for label, codes in (("added", report.added), ("changed", report.changed)):
+                for code in codes:
+                    self.stdout.write(f"  {label}: {code}")
+        self.stdout.write(self.style.SUCCESS(report.summary()))

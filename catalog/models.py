@@ -1,0 +1,141 @@
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+
+from catalog.vocab import TIER_RANK, Element, Faction, Kind, Speed, Tier, TroopClass
+from rules_check.codes import normalize_code
+
+
+class CardSet(models.Model):
+    code = models.CharField(max_length=8, unique=True)
+    name = models.CharField(max_length=40)
+    order = models.PositiveSmallIntegerField(default=0)
+    description = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["order"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.code})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("catalog:set-detail", args=[self.code])
+
+
+class CardQuerySet(models.QuerySet["Card"]):
+    def by_code(self, text: str) -> Card | None:
+        """The card with this code or alias (`WD-001`, `yxjq3`), or None."""
+        code = normalize_code(text)
+        if code is None:
+            return None
+        return self.select_related("set").filter(code=code).first()
+
+    def deck_cards(self) -> CardQuerySet:
+        return self.filter(kind__in=[Kind.TROOP, Kind.TACTIC])
+
+    def generals(self) -> CardQuerySet:
+        return self.filter(kind__in=[Kind.GENERAL, Kind.AWAKENED_GENERAL])
+
+    def with_set(self) -> CardQuerySet:
+        return self.select_related("set")
+
+    def same_name_as(self, card: Card) -> CardQuerySet:
+        return self.filter(name_key=card.name_key).exclude(pk=card.pk)
+
+    def related_to(self, card: Card) -> CardQuerySet:
+        """Cards that share the troop class or the affiliation (for "see also" links)."""
+        cond = Q()
+        if card.troop_class:
+            cond |= Q(troop_class=card.troop_class, kind=card.kind)
+        if card.affiliation:
+            cond |= Q(affiliation=card.affiliation)
+        if not cond:
+            return self.none()
+        return self.filter(cond).exclude(pk=card.pk)
+
+
+class Card(models.Model):
+    code = models.CharField(max_length=16, unique=True, help_text="As printed: YXJQ-003, 五道·001")
+    name = models.CharField(max_length=40, help_text="As printed, in Traditional Chinese")
+    set = models.ForeignKey(CardSet, null=True, blank=True, on_delete=models.PROTECT, related_name="cards")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    cost = models.PositiveSmallIntegerField(null=True, blank=True)
+    cost_text = models.CharField(max_length=8, null=True, blank=True, help_text="A printed non-number cost, e.g. X")
+    power = models.PositiveSmallIntegerField(null=True, blank=True)
+    health = models.PositiveSmallIntegerField(null=True, blank=True)
+    life = models.PositiveSmallIntegerField(null=True, blank=True)
+    troop_class = models.CharField(max_length=12, choices=TroopClass.choices, null=True, blank=True)
+    affiliation = models.CharField(max_length=20, null=True, blank=True)
+    faction = models.CharField(max_length=8, choices=Faction.choices, null=True, blank=True)
+    speed = models.CharField(max_length=8, choices=Speed.choices, null=True, blank=True)
+    element = models.CharField(max_length=8, choices=Element.choices, null=True, blank=True)
+    tier = models.CharField(max_length=8, choices=Tier.choices, null=True, blank=True)
+    stars = models.PositiveSmallIntegerField(null=True, blank=True)
+    text = models.TextField(null=True, blank=True)
+    awakening = models.PositiveSmallIntegerField(null=True, blank=True)
+    random_insert = models.BooleanField(default=False)
+
+    # Derived when the catalogue loads (catalog.loading); never edited by hand.
+    position = models.PositiveIntegerField(default=0, help_text="Order of the data file: set, then code")
+    rarity_rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    name_key = models.CharField(max_length=40, db_index=True, default="")
+    name_simplified = models.CharField(max_length=40, default="")
+    pinyin_key = models.TextField(default="", blank=True)
+    initials_key = models.TextField(default="", blank=True)
+    search_blob = models.TextField(default="", blank=True)
+    code_key = models.CharField(max_length=20, default="", blank=True)
+    name_sort = models.CharField(max_length=200, default="", blank=True, help_text="Pinyin, for sorting by name")
+
+    objects = CardQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["position"]
+        indexes = [
+            models.Index(fields=["kind"]),
+            models.Index(fields=["troop_class"]),
+            models.Index(fields=["faction"]),
+            models.Index(fields=["cost"]),
+            models.Index(fields=["tier", "stars"]),
+            models.Index(fields=["set", "position"]),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(stars__isnull=True) | Q(stars__gte=1, stars__lte=5), name="card_stars_1_to_5"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.code} {self.name}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("catalog:card-detail", args=[self.code])
+
+    @property
+    def is_deck_card(self) -> bool:
+        return self.kind in (Kind.TROOP, Kind.TACTIC)
+
+    @property
+    def is_general(self) -> bool:
+        return self.kind in (Kind.GENERAL, Kind.AWAKENED_GENERAL, Kind.VICE_GENERAL)
+
+    @property
+    def rarity_display(self) -> str | None:
+        """As the card prints it: 銀★★★. None when the seed does not give it."""
+        if self.tier is None or self.stars is None:
+            return None
+        return f"{Tier(self.tier).label}{'★' * self.stars}"
+
+    def compute_derived(self) -> None:
+        from catalog import textkeys
+
+        self.rarity_rank = TIER_RANK[self.tier] * 10 + self.stars if self.tier and self.stars else None
+        self.name_key = textkeys.name_key(self.name)
+        self.name_simplified = textkeys.to_simplified(self.name)
+        full, initials = textkeys.pinyin_readings(self.name)
+        self.pinyin_key = textkeys.joined_key(full)
+        self.initials_key = textkeys.joined_key(initials)
+        self.search_blob = textkeys.search_text(self.name, self.text)
+        self.code_key = textkeys.code_key(self.code)
+        self.name_sort = textkeys.sort_key(self.name)

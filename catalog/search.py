@@ -1,0 +1,74 @@
+"""Free-text card search: Traditional or Simplified, pinyin (full, initials, prefix), codes.
+
+Everything matched here was computed when the catalogue loaded (catalog.textkeys); a request
+only folds its own query and runs one indexed-or-small SQL filter.
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
+
+from catalog import textkeys
+from rules_check.codes import normalize_code
+
+_PINYIN_LIKE = re.compile(r"^[a-zv]+$")
+
+
+def term_condition(term: str) -> Q:
+    """Cards whose name, code, pinyin or text match one search word."""
+    key = textkeys.name_key(term)
+    cond = Q(name_key__contains=key) | Q(search_blob__contains=term.lower())
+    code = normalize_code(term)
+    if code:
+        cond |= Q(code=code)
+    code_key = textkeys.code_key(term)
+    if (
+        code_key
+        and re.match(r"^[a-z]+\d*$", code_key)
+        and code_key[:2] in {"yx", "ls", "gm", "wd", "wj", "yc", "fj", "yj"}
+    ):
+        cond |= Q(code_key__startswith=code_key)
+    folded = textkeys.fold_pinyin(term)
+    if _PINYIN_LIKE.match(folded):
+        cond |= Q(pinyin_key__contains="|" + folded) | Q(initials_key__contains="|" + folded)
+    return cond
+
+
+def rank_expression(term: str) -> Case:
+    """0 exact name or code, 1 name prefix, 2 pinyin, 3 anything else (text)."""
+    key = textkeys.name_key(term)
+    folded = textkeys.fold_pinyin(term)
+    whens = [When(name_key=key, then=Value(0)), When(name_key__startswith=key, then=Value(1))]
+    code = normalize_code(term)
+    if code:
+        whens.insert(0, When(code=code, then=Value(0)))
+    if _PINYIN_LIKE.match(folded):
+        whens += [
+            When(pinyin_key__contains=f"|{folded}|", then=Value(1)),
+            When(initials_key__contains=f"|{folded}|", then=Value(2)),
+            When(pinyin_key__contains=f"|{folded}", then=Value(2)),
+            When(initials_key__contains=f"|{folded}", then=Value(2)),
+        ]
+    whens.append(When(name_key__contains=key, then=Value(2)))
+    return Case(*whens, default=Value(3), output_field=IntegerField())
+
+
+def search(queryset: QuerySet, query: str) -> QuerySet:
+    """Cards matching every word of `query`, best matches first."""
+    words = [w for w in re.split(r"[\s\u3000]+", query.replace("\x00", "").strip()) if w]
+    if not words:
+        return queryset
+    cond = Q()
+    for word in words:
+        cond &= term_condition(word)
+    whole = "".join(words)
+    folded = textkeys.fold_pinyin(whole)
+    if len(words) > 1 and _PINYIN_LIKE.match(folded):
+        # "liu bei" and "liú bèi" are one name typed with spaces
+        cond |= Q(pinyin_key__contains="|" + folded) | Q(initials_key__contains="|" + folded)
+    queryset = queryset.filter(cond)
+    return queryset.annotate(search_rank=rank_expression(whole if len(words) > 1 else words[0])).order_by(
+        "search_rank", "position"
+    )

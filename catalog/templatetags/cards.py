@@ -1,0 +1,72 @@
+"""Show game data in the reader's script and language.
+
+Card data is stored as printed (Traditional). Simplified readers get it through opencc; English
+readers keep the Chinese card names, with pinyin beside them, and English labels for the slugs.
+"""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.translation import get_language
+
+from catalog import textkeys, vocab
+
+register = template.Library()
+
+_LABELS: dict[str, str] = {}
+for _enum in (vocab.Kind, vocab.TroopClass, vocab.Faction, vocab.Speed, vocab.Element, vocab.Tier):
+    _LABELS.update(dict(_enum.choices))
+
+
+def _simplified_wanted() -> bool:
+    return (get_language() or "").lower() in ("zh-hans", "zh-cn", "zh-sg")
+
+
+@register.filter
+def script(text: str | None) -> str:
+    """Printed text in the reader's Chinese script."""
+    if not text:
+        return ""
+    return textkeys.to_simplified(text) if _simplified_wanted() else text
+
+
+@register.filter
+def label(slug: str | None) -> str:
+    """A glossary slug as the reader should see it: 騎兵 / 骑兵 / Cavalry."""
+    if not slug:
+        return ""
+    language = (get_language() or "").lower()
+    if language.startswith("en"):
+        return vocab.ENGLISH.get(slug, slug)
+    return script(_LABELS.get(slug, slug))
+
+
+@register.filter
+def pinyin(name: str | None) -> str:
+    return textkeys.sort_key(name) if name else ""
+
+
+@register.filter
+def stars(count: int | None) -> str:
+    return "★" * count if count else ""
+
+
+@register.simple_tag
+def rarity(card) -> str:  # type: ignore[no-untyped-def]
+    """銀★★★ in Chinese, Silver ★★★ in English; empty when unknown."""
+    if not card.tier or not card.stars:
+        return ""
+    return f"{label(card.tier)}{'' if not (get_language() or '').startswith('en') else ' '}{'★' * card.stars}"
+
+
+@register.simple_tag(takes_context=True)
+def url_with(context, **changes) -> str:  # type: ignore[no-untyped-def]
+    """The current query string with some parameters replaced (pagination, sorting links)."""
+    params = context["request"].GET.copy()
+    for key, value in changes.items():
+        if value in (None, ""):
+            params.pop(key, None)
+        else:
+            params[key] = value
+    encoded = params.urlencode()
+    return f"?{encoded}" if encoded else "?"

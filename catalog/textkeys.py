@@ -1,0 +1,92 @@
+"""Search and identity keys for card names and texts, computed once when the catalogue loads.
+
+- `name_key`: the name in Simplified with every space removed. Two cards with the same key are
+  the "same name" for the copy limit, whatever script or spacing the list used.
+- pinyin keys: every full reading and every string of initials of the name, from the Traditional
+  and the Simplified form, under every reading of a polyphonic character (players type
+  `changgong` for 長弓 though pypinyin's first reading is `zhang`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import unicodedata
+from functools import lru_cache
+
+import opencc
+from pypinyin import Style, lazy_pinyin, pinyin
+
+_T2S = opencc.OpenCC("t2s")
+_S2T = opencc.OpenCC("s2t")
+
+# Beyond this many combinations a name's rarer readings are dropped (a few long names with
+# several polyphonic characters would otherwise store thousands of strings).
+MAX_READINGS = 256
+
+_SPACES = re.compile(r"[\s\u3000]+")
+
+
+@lru_cache(maxsize=4096)
+def to_simplified(text: str) -> str:
+    return _T2S.convert(text)
+
+
+@lru_cache(maxsize=4096)
+def to_traditional(text: str) -> str:
+    return _S2T.convert(text)
+
+
+def name_key(name: str) -> str:
+    return _SPACES.sub("", to_simplified(name)).lower()
+
+
+def fold_pinyin(text: str) -> str:
+    """`Liú Bèi` -> `liubei`: lower case, no tone marks, no spaces or apostrophes; ü is v."""
+    text = text.lower().replace("ü", "v").replace("u:", "v")
+    decomposed = unicodedata.normalize("NFD", text)
+    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return re.sub(r"[\s'’\-·]+", "", stripped)
+
+
+def _char_readings(char: str) -> list[str]:
+    readings: list[str] = []
+    for form in {char, to_simplified(char), to_traditional(char)}:
+        for reading in pinyin(form, style=Style.NORMAL, heteronym=True, errors="ignore")[:1]:
+            for r in reading:
+                r = r.replace("ü", "v")
+                if r and r not in readings:
+                    readings.append(r)
+    return readings
+
+
+def pinyin_readings(name: str) -> tuple[list[str], list[str]]:
+    """(full readings, initials) of a name; characters without a reading are skipped."""
+    per_char = [r for r in (_char_readings(ch) for ch in _SPACES.sub("", name)) if r]
+    if not per_char:
+        return [], []
+    full = ["".join(combo) for combo in itertools.islice(itertools.product(*per_char), MAX_READINGS)]
+    initials_per_char = [sorted({r[0] for r in readings}) for readings in per_char]
+    initials = ["".join(combo) for combo in itertools.islice(itertools.product(*initials_per_char), MAX_READINGS)]
+    return sorted(set(full)), sorted(set(initials))
+
+
+def joined_key(values: list[str]) -> str:
+    """`|a|b|` so that a LIKE '%|prefix%' finds a value that starts with prefix."""
+    return "|" + "|".join(values) + "|" if values else ""
+
+
+def search_text(*parts: str | None) -> str:
+    """Both scripts of the given texts, lower case, for plain substring search."""
+    joined = " ".join(p for p in parts if p)
+    return f"{joined.lower()} {to_simplified(joined).lower()} {to_traditional(joined).lower()}"
+
+
+def code_key(code: str) -> str:
+    """`YXJQ-003` -> `yxjq003`, `五道·001` -> `wd001`: a code without its joiner, for search."""
+    return re.sub(r"[^0-9a-z]", "", code.lower().replace("五道", "wd"))
+
+
+def sort_key(name: str) -> str:
+    """The name's usual pinyin reading, for sorting Chinese names the way a dictionary does."""
+    return " ".join(lazy_pinyin(to_simplified(name), errors="ignore"))

@@ -1,0 +1,70 @@
+from __future__ import annotations
+
+from collections import Counter
+
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
+from django.shortcuts import get_object_or_404, redirect, render
+
+from catalog.filters import CardFilter
+from catalog.models import Card, CardSet
+from catalog.vocab import Kind, Tier
+from rules_check.codes import normalize_code
+
+PAGE_SIZE = 60
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    sets = CardSet.objects.all()
+    return render(request, "catalog/home.html", {"sets": sets, "card_count": Card.objects.count()})
+
+
+def card_list(request: HttpRequest) -> HttpResponse:
+    card_filter = CardFilter(request.GET, queryset=Card.objects.with_set())
+    status = 200
+    if card_filter.is_valid():
+        cards = card_filter.qs
+    else:
+        cards = Card.objects.none()
+        status = 400
+    page = Paginator(cards, PAGE_SIZE).get_page(request.GET.get("page"))
+    context = {"filter": card_filter, "page": page, "cards": page.object_list}
+    template = "catalog/_card_results.html" if request.htmx and not request.htmx.boosted else "catalog/card_list.html"
+    return render(request, template, context, status=status)
+
+
+def card_detail(request: HttpRequest, code: str) -> HttpResponse:
+    canonical = normalize_code(code)
+    if canonical is None:
+        return render(request, "404.html", {"message": f"「{code[:40]}」不是卡牌編號"}, status=404)
+    if canonical != code:
+        return HttpResponsePermanentRedirect(Card(code=canonical).get_absolute_url())
+    card = get_object_or_404(Card.objects.with_set(), code=canonical)
+    context = {
+        "card": card,
+        "same_name": Card.objects.with_set().same_name_as(card),
+        "related": Card.objects.with_set().related_to(card)[:24],
+    }
+    return render(request, "catalog/card_detail.html", context)
+
+
+def set_list(request: HttpRequest) -> HttpResponse:
+    return render(request, "catalog/set_list.html", {"sets": CardSet.objects.all()})
+
+
+def set_detail(request: HttpRequest, code: str) -> HttpResponse:
+    if code.upper() != code and CardSet.objects.filter(code=code.upper()).exists():
+        return redirect("catalog:set-detail", code.upper(), permanent=True)
+    card_set = get_object_or_404(CardSet, code=code)
+    cards = list(card_set.cards.all())
+    groups = [(kind, [c for c in cards if c.kind == kind]) for kind in Kind.values]
+    tiers = Counter(c.tier for c in cards)
+    tier_counts = [(tier, tiers[tier]) for tier in Tier.values if tiers[tier]]
+    context = {
+        "set": card_set,
+        "groups": [(kind, group) for kind, group in groups if group],
+        "tier_counts": tier_counts,
+        "unknown_rarity": tiers[None],
+        "total": len(cards),
+    }
+    return render(request, "catalog/set_detail.html", context)

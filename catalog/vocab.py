@@ -1,0 +1,96 @@
+"""The game's vocabulary: glossary slugs with their printed (Traditional) and English labels.
+
+The slugs are what the database, the API and the tests use (../shared/GLOSSARY.md). The printed
+label is game data, shown as the card prints it; Simplified is derived with opencc when shown.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class Kind(models.TextChoices):
+    GENERAL = "general", "武將"
+    AWAKENED_GENERAL = "awakened_general", "覺醒武將"
+    VICE_GENERAL = "vice_general", "副將"
+    TROOP = "troop", "部隊"
+    TACTIC = "tactic", "錦囊"
+    REINFORCEMENT = "reinforcement", "援軍"
+
+
+class TroopClass(models.TextChoices):
+    INFANTRY = "infantry", "步兵"
+    CAVALRY = "cavalry", "騎兵"
+    ARCHER = "archer", "弓兵"
+    MYSTIC = "mystic", "方士"
+    STRATEGIST = "strategist", "謀士"
+    HALBERDIER = "halberdier", "戟兵"
+
+
+class Faction(models.TextChoices):
+    SHU = "shu", "蜀"
+    WEI = "wei", "魏"
+    WU = "wu", "吳"
+    QUN = "qun", "群"
+    YUAN = "yuan", "袁"
+
+
+class Speed(models.TextChoices):
+    SLOW = "slow", "緩速"
+    FAST = "fast", "快速"
+
+
+class Element(models.TextChoices):
+    FIRE = "fire", "火"
+    WATER = "water", "水"
+    EARTH = "earth", "土"
+    METAL = "metal", "金"
+    WOOD = "wood", "木"
+
+
+class Tier(models.TextChoices):
+    IRON = "iron", "鐵"
+    BRONZE = "bronze", "銅"
+    SILVER = "silver", "銀"
+    GOLD = "gold", "金"
+    JADE = "jade", "玉"
+
+
+# Sort order of the metals: iron < bronze < silver < gold < jade.
+TIER_RANK: dict[str, int] = {tier.value: rank for rank, tier in enumerate(Tier, start=1)}
+
+ENGLISH: dict[str, str] = {
+    "general": "General",
+    "awakened_general": "Awakened general",
+    "vice_general": "Vice general",
+    "troop": "Troop",
+    "tactic": "Tactic",
+    "reinforcement": "Reinforcement",
+    "infantry": "Infantry",
+    "cavalry": "Cavalry",
+    "archer": "Archer",
+    "mystic": "Mystic",
+    "strategist": "Strategist",
+    "halberdier": "Halberdier",
+    "shu": "Shu",
+    "wei": "Wei",
+    "wu": "Wu",
+    "qun": "Qun",
+    "yuan": "Yuan",
+    "slow": "Slow",
+    "fast": "Fast",
+    "fire": "Fire",
+    "water": "Water",
+    "earth": "Earth",
+    "metal": "Metal",
+    "wood": "Wood",
+    "iron": "Iron",
+    "bronze": "Bronze",
+    "silver": "Silver",
+    "gold": "Gold",
+    "jade": "Jade",
+}
+
+# Deck cards are the ones a player's deck may hold; the others are chosen apart or set aside.
+DECK_KINDS = (Kind.TROOP, Kind.TACTIC)
+GENERAL_KINDS = (Kind.GENERAL, Kind.AWAKENED_GENERAL)

@@ -1,0 +1,51 @@
+"""Shared fixtures: the real catalogue loaded once per test session, and a cast of users.
+
+alice owns things, bob is another user who must never see alice's private data, charlie is a
+staff member.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from catalog.loading import load_catalog
+
+PASSWORD = "correct-horse-battery-staple"
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):  # type: ignore[no-untyped-def]
+    # The real catalogue, loaded once: every test sees all 215 cards inside its own transaction.
+    with django_db_blocker.unblock():
+        load_catalog()
+
+
+@pytest.fixture
+def alice(db):  # type: ignore[no-untyped-def]
+    return get_user_model().objects.create_user("alice", "alice@example.org", PASSWORD)
+
+
+@pytest.fixture
+def bob(db):  # type: ignore[no-untyped-def]
+    return get_user_model().objects.create_user("bob", "bob@example.org", PASSWORD)
+
+
+@pytest.fixture
+def charlie(db):  # type: ignore[no-untyped-def]
+    return get_user_model().objects.create_user("charlie", "charlie@example.org", PASSWORD, is_staff=True)
+
+
+@pytest.fixture
+def alice_client(alice) -> Client:  # type: ignore[no-untyped-def]
+    client = Client()
+    client.force_login(alice)
+    return client
+
+
+@pytest.fixture
+def bob_client(bob) -> Client:  # type: ignore[no-untyped-def]
+    client = Client()
+    client.force_login(bob)
+    return client

@@ -1,0 +1,30 @@
+from django.conf import settings
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+
+from catalog import api as catalog_api
+from catalog import views as catalog_views
+
+api_patterns = [
+    path("cards/", catalog_api.CardListView.as_view(), name="card-list"),
+    path("cards/<str:code>/", catalog_api.CardDetailView.as_view(), name="card-detail"),
+    path("sets/", catalog_api.SetListView.as_view(), name="set-list"),
+    path("sets/<str:code>/", catalog_api.SetDetailView.as_view(), name="set-detail"),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
+]
+
+urlpatterns = [
+    path("", catalog_views.home, name="home"),
+    path("", include("catalog.urls")),
+    path("api/", include((api_patterns, "api"))),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+]
+
+if settings.DEBUG:  # uploaded media in development; production serves /media/ from the web server
+    from django.conf.urls.static import static
+
+    urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)
