@@ -57,7 +57,11 @@ def test_production_refuses_to_start_without_a_secret_key() -> None:
 
 def test_production_settings_pass_the_deploy_checks() -> None:
     result = _check(
-        {"DEBUG": "0", "SECRET_KEY": "x" * 60 + "-a-long-and-random-enough-production-key", "ALLOWED_HOSTS": "deck.example"},
+        {
+            "DEBUG": "0",
+            "SECRET_KEY": "x" * 60 + "-a-long-and-random-enough-production-key",
+            "ALLOWED_HOSTS": "deck.example",
+        },
         "--deploy",
         "--fail-level",
         "WARNING",

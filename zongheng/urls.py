@@ -5,12 +5,14 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 
 from catalog import api as catalog_api
 from catalog import views as catalog_views
+from decks import api as decks_api
 
 api_patterns = [
     path("cards/", catalog_api.CardListView.as_view(), name="card-list"),
     path("cards/<str:code>/", catalog_api.CardDetailView.as_view(), name="card-detail"),
     path("sets/", catalog_api.SetListView.as_view(), name="set-list"),
     path("sets/<str:code>/", catalog_api.SetDetailView.as_view(), name="set-detail"),
+    path("legality/", decks_api.LegalityView.as_view(), name="legality"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
@@ -19,6 +21,7 @@ api_patterns = [
 urlpatterns = [
     path("", catalog_views.home, name="home"),
     path("", include("catalog.urls")),
+    path("", include("decks.urls")),
     path("api/", include((api_patterns, "api"))),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

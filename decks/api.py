@@ -1,0 +1,105 @@
+"""POST /api/legality/: the checker's verdict as JSON, the same as `checkdeck --json`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiExample, extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from decks.legality import RequestedEntry, check_list, check_structured
+from rules_check import DEFAULT_FORMAT, FORMATS, DeckListError
+from rules_check.decklist import MAX_BYTES
+
+MAX_ENTRIES = 500
+
+
+class StrictCharField(serializers.CharField):
+    """Text only: a number or a list where text belongs is a malformed request, not "12"."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class EntryInputSerializer(serializers.Serializer):
+    card = StrictCharField(max_length=60, help_text="A card code (aliases accepted) or name")
+    count = serializers.IntegerField(
+        min_value=-1_000_000, max_value=1_000_000, help_text="1 to 99 is valid; others are invalid_count"
+    )
+
+
+class LegalityInputSerializer(serializers.Serializer):
+    format = serializers.ChoiceField(choices=sorted(FORMATS), default=DEFAULT_FORMAT)
+    list = StrictCharField(
+        required=False, allow_blank=True, max_length=MAX_BYTES, trim_whitespace=False, help_text="Deck-list text"
+    )
+    general = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=60)
+    cards = EntryInputSerializer(many=True, required=False, max_length=MAX_ENTRIES)
+    reinforcements = EntryInputSerializer(many=True, required=False, max_length=MAX_ENTRIES)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        structured = {"general", "cards", "reinforcements"} & set(attrs)
+        if "list" in attrs and structured:
+            raise serializers.ValidationError({"list": ["Give either 'list' or 'general'/'cards', not both."]})
+        if "list" not in attrs and "cards" not in attrs and "general" not in attrs:
+            raise serializers.ValidationError({"list": ["Give a deck list as 'list', or 'general' and 'cards'."]})
+        return attrs
+
+
+class ProblemOutputSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    severity = serializers.ChoiceField(choices=["error", "warning"])
+    cards = serializers.ListField(child=serializers.CharField())
+    lines = serializers.ListField(child=serializers.IntegerField())
+    message = serializers.CharField()
+    message_en = serializers.CharField()
+
+
+class VerdictOutputSerializer(serializers.Serializer):
+    legal = serializers.BooleanField()
+    format = serializers.CharField()
+    main_deck_count = serializers.IntegerField()
+    general = serializers.CharField(allow_null=True)
+    problems = ProblemOutputSerializer(many=True)
+
+
+class LegalityView(APIView):
+    """Check a deck: legal or not, with every problem. 200 whether legal or not."""
+
+    permission_classes = [AllowAny]
+    authentication_classes: list[Any] = []  # no login, hence no session CSRF either
+
+    @extend_schema(
+        request=LegalityInputSerializer,
+        responses={200: VerdictOutputSerializer, 400: None},
+        examples=[
+            OpenApiExample("Deck list", value={"format": "standard", "list": "武將: 劉備\n3 新兵\n3 羽林內醫"}),
+            OpenApiExample(
+                "Structured",
+                value={"format": "classic", "general": "WJ-001", "cards": [{"card": "YXJQ-003", "count": 3}]},
+            ),
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        payload = LegalityInputSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        data = payload.validated_data
+        if "list" in data:
+            try:
+                _, verdict = check_list(data["list"], data["format"])
+            except DeckListError as exc:
+                return Response({"list": [str(exc)]}, status=400)
+        else:
+            verdict = check_structured(
+                data.get("general") or None,
+                [RequestedEntry(e["card"], e["count"]) for e in data.get("cards", [])],
+                [RequestedEntry(e["card"], e["count"]) for e in data.get("reinforcements", [])],
+                data["format"],
+            )
+        return Response(VerdictOutputSerializer(verdict.to_dict()).data)

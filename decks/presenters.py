@@ -1,0 +1,35 @@
+"""Turn a verdict into what the pages show: lines marked, deck grouped by kind."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules_check import ParsedList, Verdict
+from rules_check.model import Entry
+
+_KIND_ORDER = ["troop", "tactic", "general", "awakened_general", "vice_general", "reinforcement"]
+
+
+def group_by_kind(entries: list[Entry]) -> list[dict[str, Any]]:
+    groups: dict[str, list[Entry]] = {}
+    for entry in entries:
+        groups.setdefault(entry.card.kind, []).append(entry)
+    return [
+        {"kind": kind, "entries": groups[kind], "total": sum(e.count for e in groups[kind])}
+        for kind in _KIND_ORDER
+        if kind in groups
+    ]
+
+
+def present_verdict(text: str, parsed: ParsedList, verdict: Verdict) -> dict[str, Any]:
+    bad_lines = {line for p in verdict.problems if p.severity == "error" for line in p.lines}
+    bad_cards = {code for p in verdict.problems if p.severity == "error" for code in p.cards}
+    listing = [{"number": n, "text": line, "bad": n in bad_lines} for n, line in enumerate(text.splitlines(), start=1)]
+    return {
+        "verdict": verdict,
+        "parsed": parsed,
+        "listing": listing,
+        "groups": group_by_kind(parsed.deck.main),
+        "reinforcements": parsed.deck.reinforcements,
+        "bad_cards": bad_cards,
+    }
