@@ -90,7 +90,7 @@ def parse(text: str, lookup: Lookup) -> ParsedList:
         if len(line) > MAX_LINE or _CONTROL.search(line):
             result.problems.append(_unreadable(number, "行太長或含有控制字元", "too long or holds control characters"))
             continue
-        header = _HEADER.match(line)
+        header = _HEADER.match(line) if ":" in line else None  # NFKC made ： a colon
         if header and _header_kind(header.group("word")) is not None:
             kind = _header_kind(header.group("word"))
             value = header.group("value").strip()

@@ -34,10 +34,12 @@ class Format:
     copy_limits: Mapping[str, int] = field(default_factory=dict)
 
     def is_banned(self, card: CardFacts) -> bool:
-        return not self.banned.isdisjoint(_refs(card))
+        return bool(self.banned) and not self.banned.isdisjoint(_refs(card))
 
     def limit_for(self, cards: list[CardFacts]) -> int:
         """The copy limit of one name: a per-card exception, by name or by any of its codes."""
+        if not self.copy_limits:
+            return self.copy_limit
         exceptions = [self.copy_limits[ref] for card in cards for ref in _refs(card) if ref in self.copy_limits]
         return max(exceptions) if exceptions else self.copy_limit
 
