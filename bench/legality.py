@@ -52,9 +52,7 @@ def main() -> None:
     assert check(deck, fmt).legal
 
     # The same 60 cards as 60 lines of text, one card a line, half by name and half by code.
-    lines = ["武將: 劉備"] + [
-        f"1 {c.name if i % 2 else c.code}" for c in deck_cards for i in range(3)
-    ]
+    lines = ["武將: 劉備"] + [f"1 {c.name if i % 2 else c.code}" for c in deck_cards for i in range(3)]
     text = "\n".join(lines)
     assert check(parse(text, lookup).deck, fmt).legal
 

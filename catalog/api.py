@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Count, QuerySet
-from drf_spectacular.utils import extend_schema, extend_schema_field
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import generics, serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
@@ -14,6 +15,7 @@ from rest_framework.request import Request
 from catalog import vocab
 from catalog.filters import CardFilter
 from catalog.models import Card, CardSet
+from zongheng.pagination import MAX_PAGE_SIZE
 
 _LABELLED: dict[str, Any] = {
     "kind": vocab.Kind,
@@ -64,12 +66,57 @@ class CardOutputSerializer(serializers.ModelSerializer):
         return out
 
 
+def _text(name: str, description: str) -> OpenApiParameter:
+    # NUL bytes are refused (400): the schema says so, for clients and for the fuzzer.
+    return OpenApiParameter(
+        name, {"type": "string", "maxLength": 200, "pattern": "^[^\\x00]*$"}, description=description
+    )
+
+
+def _choices(name: str, values: list[str], description: str) -> OpenApiParameter:
+    schema = {"type": "array", "minItems": 1, "items": {"type": "string", "enum": values}}
+    return OpenApiParameter(name, schema, description=description, style="form", explode=True)
+
+
+def _number(name: str, minimum: int, maximum: int, description: str) -> OpenApiParameter:
+    return OpenApiParameter(name, {"type": "integer", "minimum": minimum, "maximum": maximum}, description=description)
+
+
+ERRORS = {
+    400: OpenApiResponse(OpenApiTypes.OBJECT, description="A parameter is not valid: {parameter: [messages]}"),
+    404: OpenApiResponse(OpenApiTypes.OBJECT, description="No such page or card: {detail: message}"),
+}
+
+
 class CardListView(generics.ListAPIView):
     """The catalogue, filtered like the card list page; search with `q`."""
 
     serializer_class = CardOutputSerializer
     filterset_class = CardFilter
     permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[
+            _text("q", "Search: names in either script, pinyin (liubei, lb), codes (yxjq3, WD-001), skills text"),
+            _text("affiliation", "部隊所屬, as printed"),
+            _choices("set", list(vocab.SETS), "Set code(s)"),
+            _choices("kind", vocab.Kind.values, "Kind(s)"),
+            _choices("troop_class", vocab.TroopClass.values, "Troop class(es)"),
+            _choices("faction", vocab.Faction.values, "Faction(s)"),
+            _choices("tier", vocab.Tier.values, "Rarity tier(s)"),
+            _choices("speed", vocab.Speed.values, "Tactic speed(s)"),
+            _choices("element", vocab.Element.values, "Tactic element(s)"),
+            _number("stars", 1, 5, "Rarity stars"),
+            _number("cost", 0, 99, "Cost"),
+            _number("cost_min", 0, 99, "Cost at least"),
+            _number("cost_max", 0, 99, "Cost at most"),
+            _number("page", 1, 10**6, "Page number"),
+            _number("page_size", 1, MAX_PAGE_SIZE, f"Cards per page (default 50, at most {MAX_PAGE_SIZE})"),
+        ],
+        responses={200: CardOutputSerializer(many=True), **ERRORS},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Any:
+        return super().get(request, *args, **kwargs)
 
     def get_queryset(self) -> QuerySet[Card]:
         return Card.objects.with_set()
@@ -81,6 +128,10 @@ class CardDetailView(generics.RetrieveAPIView):
     serializer_class = CardOutputSerializer
     permission_classes = [AllowAny]
     lookup_url_kwarg = "code"
+
+    @extend_schema(responses={200: CardOutputSerializer, 404: ERRORS[404]})
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Any:
+        return super().get(request, *args, **kwargs)
 
     def get_object(self) -> Card:
         code = self.kwargs["code"]
@@ -113,7 +164,7 @@ class SetDetailView(generics.RetrieveAPIView):
     permission_classes = [AllowAny]
     filter_backends: list[Any] = []
 
-    @extend_schema(responses=SetOutputSerializer)
+    @extend_schema(responses={200: SetOutputSerializer, 404: ERRORS[404]})
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Any:
         return super().get(request, *args, **kwargs)
 

@@ -10,8 +10,8 @@ from django.db.models import F, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from catalog import search
-from catalog.models import Card, CardSet
-from catalog.vocab import Element, Faction, Kind, Speed, Tier, TroopClass
+from catalog.models import Card
+from catalog.vocab import SETS, Element, Faction, Kind, Speed, Tier, TroopClass
 
 # sort value -> order_by fields; the catalogue order (position) breaks ties.
 SORTS: dict[str, list[Any]] = {
@@ -44,6 +44,14 @@ def _descending(field: Any) -> Any:
     return F(field.expression.name).desc(nulls_last=True)
 
 
+class ChoicesFilter(django_filters.MultipleChoiceFilter):
+    """Several values of one field (`?kind=troop&kind=tactic`), ticked boxes on the page."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("widget", forms.CheckboxSelectMultiple)
+        super().__init__(*args, **kwargs)
+
+
 class IntegerFilter(django_filters.NumberFilter):
     """A number filter that takes whole numbers only (3, not 3.5)."""
 
@@ -56,42 +64,23 @@ def _choices(enum: type) -> list[tuple[str, str]]:
 
 class CardFilter(django_filters.FilterSet):
     q = django_filters.CharFilter(method="filter_q", label=_("Search"), max_length=200)
-    set = django_filters.MultipleChoiceFilter(
-        widget=forms.CheckboxSelectMultiple, field_name="set__code", label=_("Set"), choices=[]
-    )
-    kind = django_filters.MultipleChoiceFilter(
-        widget=forms.CheckboxSelectMultiple, choices=_choices(Kind), label=_("Kind")
-    )
-    troop_class = django_filters.MultipleChoiceFilter(
-        widget=forms.CheckboxSelectMultiple, choices=_choices(TroopClass), label=_("Troop class")
-    )
-    faction = django_filters.MultipleChoiceFilter(
-        widget=forms.CheckboxSelectMultiple, choices=_choices(Faction), label=_("Faction")
-    )
-    affiliation = django_filters.CharFilter(label=_("Affiliation"), max_length=40)
-    tier = django_filters.MultipleChoiceFilter(
-        widget=forms.CheckboxSelectMultiple, choices=_choices(Tier), label=_("Tier")
-    )
+    set = ChoicesFilter(field_name="set__code", label=_("Set"), choices=list(SETS.items()))
+    kind = ChoicesFilter(choices=_choices(Kind), label=_("Kind"))
+    troop_class = ChoicesFilter(choices=_choices(TroopClass), label=_("Troop class"))
+    faction = ChoicesFilter(choices=_choices(Faction), label=_("Faction"))
+    affiliation = django_filters.CharFilter(label=_("Affiliation"), max_length=200)
+    tier = ChoicesFilter(choices=_choices(Tier), label=_("Tier"))
     stars = IntegerFilter(min_value=1, max_value=5, label=_("Stars"))
     cost = IntegerFilter(min_value=0, max_value=99, label=_("Cost"))
     cost_min = IntegerFilter(field_name="cost", lookup_expr="gte", min_value=0, max_value=99, label=_("Cost at least"))
     cost_max = IntegerFilter(field_name="cost", lookup_expr="lte", min_value=0, max_value=99, label=_("Cost at most"))
-    speed = django_filters.MultipleChoiceFilter(
-        widget=forms.CheckboxSelectMultiple, choices=_choices(Speed), label=_("Speed")
-    )
-    element = django_filters.MultipleChoiceFilter(
-        widget=forms.CheckboxSelectMultiple, choices=_choices(Element), label=_("Element")
-    )
+    speed = ChoicesFilter(choices=_choices(Speed), label=_("Speed"))
+    element = ChoicesFilter(choices=_choices(Element), label=_("Element"))
     sort = django_filters.ChoiceFilter(choices=SORT_CHOICES, method="filter_sort", label=_("Sort"), empty_label=None)
 
     class Meta:
         model = Card
         fields: list[str] = []
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        # Set choices come from the database; set on this form's own field (filters are shared).
-        self.form.fields["set"].choices = list(CardSet.objects.values_list("code", "name").order_by("order"))
 
     def filter_q(self, queryset: QuerySet[Card], name: str, value: str) -> QuerySet[Card]:
         return search.search(queryset, value)

@@ -56,6 +56,9 @@ class Tier(models.TextChoices):
     JADE = "jade", "玉"
 
 
+# The sets, as the glossary names them (the data file holds the same four).
+SETS: dict[str, str] = {"YXJQ": "英雄崛起", "LSHJ": "亂世黃巾", "GMGD": "詭謀官渡", "WD": "補充系列（五道）"}
+
 # Sort order of the metals: iron < bronze < silver < gold < jade.
 TIER_RANK: dict[str, int] = {tier.value: rank for rank, tier in enumerate(Tier, start=1)}
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import serializers
+from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -74,10 +76,14 @@ class LegalityView(APIView):
 
     permission_classes = [AllowAny]
     authentication_classes: list[Any] = []  # no login, hence no session CSRF either
+    parser_classes = [JSONParser]
 
     @extend_schema(
         request=LegalityInputSerializer,
-        responses={200: VerdictOutputSerializer, 400: None},
+        responses={
+            200: VerdictOutputSerializer,
+            400: OpenApiResponse(OpenApiTypes.OBJECT, description="Malformed request: {field: [messages]}"),
+        },
         examples=[
             OpenApiExample("Deck list", value={"format": "standard", "list": "武將: 劉備\n3 新兵\n3 羽林內醫"}),
             OpenApiExample(

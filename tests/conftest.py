@@ -49,3 +49,12 @@ def bob_client(bob) -> Client:  # type: ignore[no-untyped-def]
     client = Client()
     client.force_login(bob)
     return client
+
+
+def pytest_collection_modifyitems(config, items):  # type: ignore[no-untyped-def]
+    # Tests on a live server or with real transactions end by emptying every table, the loaded
+    # catalogue included: run them last so that the other tests keep the session's catalogue.
+    def flushes(item) -> bool:  # type: ignore[no-untyped-def]
+        return bool({"transactional_db", "live_server"} & set(getattr(item, "fixturenames", ())))
+
+    items.sort(key=flushes)

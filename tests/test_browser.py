@@ -1,0 +1,121 @@
+"""End to end in Debian's chromium, driven by Playwright, against a live server.
+
+Skipped (with a clear reason) where /usr/bin/chromium is missing; .ci/run installs it, so CI
+always runs these. Screenshots of the main pages at phone and desktop widths go to
+test-artifacts/screenshots/.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from catalog.loading import load_catalog
+from tests.decklists import LEGAL_40
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "screenshots"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not shutil.which(CHROMIUM), reason=f"browser tests skipped: no chromium at {CHROMIUM}"),
+]
+
+# Playwright's sync API runs an event loop; Django must allow its ORM calls from test code here.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync", "--no-first-run"],
+        )  # fmt: skip
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def site(live_server) -> str:  # type: ignore[no-untyped-def]
+    load_catalog()  # the live server's database starts empty after an earlier live test
+    return live_server.url
+
+
+@pytest.fixture
+def page(browser):  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport=DESKTOP, locale="zh-TW")
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def shoot(page, name: str) -> None:  # type: ignore[no-untyped-def]
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
+        page.set_viewport_size(size)
+        page.screenshot(path=str(ARTIFACTS / f"{name}-{label}.png"), full_page=True)
+
+
+def test_browse_filter_and_search_the_catalogue_without_reloads(site: str, page) -> None:  # type: ignore[no-untyped-def]
+    page.goto(f"{site}/cards/")
+    assert page.locator("table.cards tbody tr").count() == 60
+    shoot(page, "card-list")
+    page.evaluate("window.__marker = 'same page'")
+    page.fill("#id_q", "liubei")
+    page.wait_for_function("document.querySelectorAll('table.cards tbody tr').length === 1")
+    assert "劉備" in page.locator("table.cards tbody").inner_text()
+    assert page.evaluate("window.__marker") == "same page"  # htmx swapped the results, no reload
+    assert "q=liubei" in page.url  # and the search is in the URL, to share
+
+    page.goto(f"{site}/cards/?set=YXJQ&kind=tactic")
+    assert page.locator("table.cards tbody tr").count() == 4
+
+
+def test_open_a_card(site: str, page) -> None:  # type: ignore[no-untyped-def]
+    page.goto(f"{site}/cards/?q=新兵")
+    page.click("table.cards tbody tr:first-child a")
+    page.wait_for_url("**/cards/YXJQ-003/")
+    assert "銅★" in page.content()
+    shoot(page, "card-detail")
+    page.goto(f"{site}/sets/YXJQ/")
+    shoot(page, "set-detail")
+
+
+def test_paste_a_list_into_the_checker_and_see_the_verdict_live(site: str, page) -> None:  # type: ignore[no-untyped-def]
+    page.goto(f"{site}/check/")
+    page.fill("#id_list", "武將: 劉備\n3 新兵\n4 酒")
+    page.wait_for_selector(".verdict.illegal")
+    assert page.locator('[data-code="too_many_copies"]').count() == 1
+    page.fill("#id_list", LEGAL_40)
+    page.wait_for_selector(".verdict.legal")
+    shoot(page, "check-deck")
+
+
+def test_the_checker_works_without_javascript(browser, site: str) -> None:  # type: ignore[no-untyped-def]
+    context = browser.new_context(java_script_enabled=False, viewport=PHONE)
+    page = context.new_page()
+    page.goto(f"{site}/check/")
+    page.fill("#id_list", LEGAL_40)
+    page.click("#check-form button[type=submit]")
+    page.wait_for_selector(".verdict.legal")
+    context.close()
+
+
+@pytest.mark.parametrize("path", ["/", "/cards/", "/cards/WJ-001/", "/sets/WD/", "/check/"])
+def test_main_pages_fit_a_phone_screen(site: str, page, path: str) -> None:  # type: ignore[no-untyped-def]
+    page.set_viewport_size(PHONE)
+    page.goto(f"{site}{path}")
+    # nothing wider than the screen: no sideways scrolling of the whole page on a phone
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    if path == "/":
+        shoot(page, "home")
