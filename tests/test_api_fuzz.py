@@ -9,12 +9,26 @@ from __future__ import annotations
 
 import pytest
 import schemathesis
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from zongheng.wsgi import application
 
 schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
+
+
+@pytest.fixture(autouse=True)
+def keep_the_test_connection_open():  # type: ignore[no-untyped-def]
+    # Django closes the database connection when a request ends; inside a test that connection
+    # holds the test's transaction. Django's test client unhooks this, and so must we when
+    # schemathesis calls the WSGI application directly (PostgreSQL would see it closed).
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
 
 
 @pytest.mark.django_db

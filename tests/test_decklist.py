@@ -136,3 +136,13 @@ def test_round_trip(general: str | None) -> None:
     again = parse(export(deck), lookup)
     assert again.problems == []
     assert again.deck.totals() == deck.totals()
+
+
+def test_copies_split_across_a_code_and_a_simplified_name_are_one_name() -> None:
+    text = "武將: 劉備\n2 YXJQ-004\n2 羽林内医\n"
+    parsed = parse(text, lookup)
+    verdict = check(parsed.deck, get_format("standard"), parsed.problems)
+    problem = next(p for p in verdict.problems if p.code == "too_many_copies")
+    assert problem.lines == (2, 3) and problem.cards == ("YXJQ-004",)
+    three = parse("2 YXJQ-004\n1 羽林内医\n", lookup)
+    assert "too_many_copies" not in [p.code for p in check(three.deck, get_format("standard")).problems]
