@@ -15,8 +15,7 @@ class CardAdmin(admin.ModelAdmin):
     list_display = ["code", "name", "set", "kind", "cost", "power", "health", "life", "tier", "stars"]
     list_filter = ["set", "kind", "troop_class", "faction", "tier", "stars", "speed", "element"]
     search_fields = ["code", "name", "name_simplified", "pinyin_key", "text"]
-    readonly_fields = ["position", "rarity_rank", "name_key", "name_simplified", "pinyin_key", "initials_key",
-                       "search_blob", "code_key", "name_sort"]  # fmt: skip
+    readonly_fields = Card.DERIVED_FIELDS
     list_select_related = ["set"]
 
     def save_model(self, request, obj, form, change):  # type: ignore[no-untyped-def]

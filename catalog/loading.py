@@ -30,12 +30,13 @@ _CHOICES: dict[str, set[str]] = {
 }
 _INTS = ("cost", "power", "health", "life", "stars", "awakening")
 _TEXTS = ("cost_text", "affiliation", "text")
-CARD_FIELDS = ("name", "kind", *_CHOICES.keys() - {"kind"}, *_INTS, *_TEXTS, "random_insert")
 # Field names of the data file's card records, in the order they are written.
 RECORD_KEYS = (
     "code", "name", "set", "kind", "cost", "cost_text", "power", "health", "life", "troop_class",
     "affiliation", "faction", "speed", "element", "tier", "stars", "text", "awakening", "random_insert",
 )  # fmt: skip
+# What a record sets on its Card (the code identifies it; the set is a foreign key).
+CARD_FIELDS = tuple(key for key in RECORD_KEYS if key not in ("code", "set"))
 
 
 class CatalogError(Exception):
@@ -162,8 +163,7 @@ def load_catalog(path: Path = DATA_FILE) -> LoadReport:
         existing = {c.code: c for c in Card.objects.all()}
         to_create: list[Card] = []
         to_update: list[Card] = []
-        derived = ("position", "rarity_rank", "name_key", "name_simplified", "pinyin_key",
-                   "initials_key", "search_blob", "code_key", "name_sort")  # fmt: skip
+        derived = Card.DERIVED_FIELDS
         for position, record in enumerate(cards, start=1):
             set_obj = set_objs[record["set"]] if record["set"] else None
             values = {k: v for k, v in record.items() if k not in ("code", "set")}

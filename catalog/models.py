@@ -32,12 +32,6 @@ class CardQuerySet(models.QuerySet["Card"]):
             return None
         return self.select_related("set").filter(code=code).first()
 
-    def deck_cards(self) -> CardQuerySet:
-        return self.filter(kind__in=[Kind.TROOP, Kind.TACTIC])
-
-    def generals(self) -> CardQuerySet:
-        return self.filter(kind__in=[Kind.GENERAL, Kind.AWAKENED_GENERAL])
-
     def with_set(self) -> CardQuerySet:
         return self.select_related("set")
 
@@ -77,7 +71,9 @@ class Card(models.Model):
     awakening = models.PositiveSmallIntegerField(null=True, blank=True)
     random_insert = models.BooleanField(default=False)
 
-    # Derived when the catalogue loads (catalog.loading); never edited by hand.
+    # Derived when the catalogue loads (catalog.loading) or is edited in the admin: never by hand.
+    DERIVED_FIELDS = ("position", "rarity_rank", "name_key", "name_simplified", "pinyin_key", "initials_key",
+                      "search_blob", "code_key", "name_sort")  # fmt: skip
     position = models.PositiveIntegerField(default=0, help_text="Order of the data file: set, then code")
     rarity_rank = models.PositiveSmallIntegerField(null=True, blank=True)
     name_key = models.CharField(max_length=40, db_index=True, default="")

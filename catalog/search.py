@@ -11,9 +11,11 @@ import re
 from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 
 from catalog import textkeys
-from rules_check.codes import normalize_code
+from rules_check.codes import ASCII_PREFIXES, normalize_code
 
 _PINYIN_LIKE = re.compile(r"^[a-zv]+$")
+# A word whose first two letters begin a card code (`yx`, `wd1`, `lshj02`) is searched as a code.
+_CODE_STARTS = {prefix[:2].lower() for prefix in ASCII_PREFIXES}
 
 
 def term_condition(term: str) -> Q:
@@ -24,11 +26,7 @@ def term_condition(term: str) -> Q:
     if code:
         cond |= Q(code=code)
     code_key = textkeys.code_key(term)
-    if (
-        code_key
-        and re.match(r"^[a-z]+\d*$", code_key)
-        and code_key[:2] in {"yx", "ls", "gm", "wd", "wj", "yc", "fj", "yj"}
-    ):
+    if code_key and re.match(r"^[a-z]+\d*$", code_key) and code_key[:2] in _CODE_STARTS:
         cond |= Q(code_key__startswith=code_key)
     folded = textkeys.fold_pinyin(term)
     if _PINYIN_LIKE.match(folded):

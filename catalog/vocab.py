@@ -93,7 +93,3 @@ ENGLISH: dict[str, str] = {
     "gold": "Gold",
     "jade": "Jade",
 }
-
-# Deck cards are the ones a player's deck may hold; the others are chosen apart or set aside.
-DECK_KINDS = (Kind.TROOP, Kind.TACTIC)
-GENERAL_KINDS = (Kind.GENERAL, Kind.AWAKENED_GENERAL)

@@ -119,17 +119,16 @@ def check_structured(
     index = catalog_index()
     deck = Deck()
     earlier = []
-    if general:
-        found = index.lookup(general)
-        if found is None:
-            earlier.append(problem("unknown_card", text=general[:60]))
-        else:
-            deck.generals.append(Entry(card=found))
-    for section, entries in (("main", cards), ("reinforcements", reinforcements)):
+    sections = (
+        ("generals", [RequestedEntry(general, 1)] if general else []),
+        ("main", cards),
+        ("reinforcements", reinforcements),
+    )
+    for section, entries in sections:
         for requested in entries:
             found = index.lookup(requested.card)
             if found is None:
                 earlier.append(problem("unknown_card", text=requested.card[:60]))
-                continue
-            getattr(deck, section).append(Entry(card=found, count=requested.count))
+            else:
+                getattr(deck, section).append(Entry(card=found, count=requested.count))
     return check(deck, fmt, earlier)

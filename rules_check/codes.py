@@ -21,6 +21,8 @@ _PREFIXES: dict[str, tuple[str, str]] = {
     "FJ": ("FJ", "-"),
     "YJ": ("YJ", "-"),
 }
+# The code prefixes as typed in Latin letters (五道 is typed WD).
+ASCII_PREFIXES = tuple(prefix for prefix in _PREFIXES if prefix.isascii())
 _CODE = re.compile(
     r"^(?P<prefix>YXJQ|LSHJ|GMGD|YCWJ|WJ|FJ|YJ|WD|五道)[\s\-·•.,_\u30fb\uff0d\u2010-\u2015]*(?P<number>\d{1,4})$",
     re.IGNORECASE,

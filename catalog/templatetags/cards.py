@@ -56,7 +56,8 @@ def rarity(card) -> str:  # type: ignore[no-untyped-def]
     """銀★★★ in Chinese, Silver ★★★ in English; empty when unknown."""
     if not card.tier or not card.stars:
         return ""
-    return f"{label(card.tier)}{'' if not (get_language() or '').startswith('en') else ' '}{'★' * card.stars}"
+    separator = " " if (get_language() or "").startswith("en") else ""
+    return f"{label(card.tier)}{separator}{'★' * card.stars}"
 
 
 @register.simple_tag(takes_context=True)

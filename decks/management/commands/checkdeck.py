@@ -53,7 +53,7 @@ class Command(BaseCommand):
         sources = _sources(options["paths"])
         if not sources:
             raise CommandError("no deck lists found (directories are searched for .txt files)", returncode=2)
-        single = len(options["paths"]) == 1 and len(sources) == 1 and not Path(sources[0]).is_dir()
+        single = len(options["paths"]) == 1 and not Path(options["paths"][0]).is_dir()
         results: list[dict[str, Any]] = []
         status = EXIT_LEGAL
         for source in sources:
