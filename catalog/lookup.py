@@ -1,0 +1,82 @@
+"""What players type, resolved to catalogue cards: codes and aliases, names in either script,
+full pinyin. Built once per catalogue version, so a deck list or a CSV file costs no query per line.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+from catalog import cache_version, textkeys
+from catalog.models import Card
+from rules_check import CardFacts, normalize_code
+
+
+def card_facts(card: Card) -> CardFacts:
+    return CardFacts(
+        code=card.code,
+        name=card.name,
+        kind=card.kind,
+        name_key=card.name_key,
+        cost=card.cost,
+        troop_class=card.troop_class,
+        speed=card.speed,
+        element=card.element,
+    )
+
+
+@dataclass(frozen=True)
+class CatalogIndex:
+    """Every card by code, by same-name key and by unique full pinyin: a parse costs no query."""
+
+    version: str
+    by_code: dict[str, CardFacts]
+    by_name: dict[str, CardFacts]
+    by_pinyin: dict[str, CardFacts]
+    pk_by_code: dict[str, int]
+
+    @classmethod
+    def build(cls, version: str) -> CatalogIndex:
+        by_code: dict[str, CardFacts] = {}
+        by_name: dict[str, CardFacts] = {}
+        pinyin_owners: dict[str, set[str]] = {}
+        pk_by_code: dict[str, int] = {}
+        for card in Card.objects.order_by("position"):
+            facts = card_facts(card)
+            by_code[card.code] = facts
+            pk_by_code[card.code] = card.pk
+            # Two cards share a name only across kinds (貂蟬 the general and the awakened
+            # general): the first in catalogue order wins; a code picks the other.
+            by_name.setdefault(card.name_key, facts)
+            for reading in filter(None, card.pinyin_key.split("|")):
+                pinyin_owners.setdefault(reading, set()).add(card.name_key)
+        by_pinyin = {
+            reading: by_name[next(iter(owners))] for reading, owners in pinyin_owners.items() if len(owners) == 1
+        }
+        return cls(version=version, by_code=by_code, by_name=by_name, by_pinyin=by_pinyin, pk_by_code=pk_by_code)
+
+    def lookup(self, text: str) -> CardFacts | None:
+        code = normalize_code(text)
+        if code is not None:
+            return self.by_code.get(code)
+        found = self.by_name.get(textkeys.name_key(text))
+        if found is None and text.isascii():
+            found = self.by_pinyin.get(textkeys.fold_pinyin(text))
+        return found
+
+
+_index: CatalogIndex | None = None
+_lock = threading.Lock()
+
+
+def catalog_index() -> CatalogIndex:
+    """The index of the current catalogue, rebuilt when the catalogue version changes."""
+    global _index
+    version = cache_version.current()
+    index = _index
+    if index is None or index.version != version:
+        with _lock:
+            if _index is None or _index.version != version:
+                _index = CatalogIndex.build(version)
+            index = _index
+    return index
