@@ -88,6 +88,26 @@ ERRORS = {
 }
 
 
+# The catalogue's filters, documented precisely (also used by /api/collection/).
+CARD_FILTER_PARAMETERS = [
+    _text("q", "Search: names in either script, pinyin (liubei, lb), codes (yxjq3, WD-001), skills text"),
+    _text("affiliation", "部隊所屬, as printed"),
+    _choices("set", list(vocab.SETS), "Set code(s)"),
+    _choices("kind", vocab.Kind.values, "Kind(s)"),
+    _choices("troop_class", vocab.TroopClass.values, "Troop class(es)"),
+    _choices("faction", vocab.Faction.values, "Faction(s)"),
+    _choices("tier", vocab.Tier.values, "Rarity tier(s)"),
+    _choices("speed", vocab.Speed.values, "Tactic speed(s)"),
+    _choices("element", vocab.Element.values, "Tactic element(s)"),
+    _number("stars", 1, 5, "Rarity stars"),
+    _number("cost", 0, 99, "Cost"),
+    _number("cost_min", 0, 99, "Cost at least"),
+    _number("cost_max", 0, 99, "Cost at most"),
+    _number("page", 1, 10**6, "Page number"),
+    _number("page_size", 1, MAX_PAGE_SIZE, f"Cards per page (default 50, at most {MAX_PAGE_SIZE})"),
+]
+
+
 class CardListView(generics.ListAPIView):
     """The catalogue, filtered like the card list page; search with `q`."""
 
@@ -96,23 +116,7 @@ class CardListView(generics.ListAPIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        parameters=[
-            _text("q", "Search: names in either script, pinyin (liubei, lb), codes (yxjq3, WD-001), skills text"),
-            _text("affiliation", "部隊所屬, as printed"),
-            _choices("set", list(vocab.SETS), "Set code(s)"),
-            _choices("kind", vocab.Kind.values, "Kind(s)"),
-            _choices("troop_class", vocab.TroopClass.values, "Troop class(es)"),
-            _choices("faction", vocab.Faction.values, "Faction(s)"),
-            _choices("tier", vocab.Tier.values, "Rarity tier(s)"),
-            _choices("speed", vocab.Speed.values, "Tactic speed(s)"),
-            _choices("element", vocab.Element.values, "Tactic element(s)"),
-            _number("stars", 1, 5, "Rarity stars"),
-            _number("cost", 0, 99, "Cost"),
-            _number("cost_min", 0, 99, "Cost at least"),
-            _number("cost_max", 0, 99, "Cost at most"),
-            _number("page", 1, 10**6, "Page number"),
-            _number("page_size", 1, MAX_PAGE_SIZE, f"Cards per page (default 50, at most {MAX_PAGE_SIZE})"),
-        ],
+        parameters=CARD_FILTER_PARAMETERS,
         responses={200: CardOutputSerializer(many=True), **ERRORS},
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Any:

@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from catalog.filters import CardFilter
 from catalog.models import Card, CardSet
 from catalog.vocab import Kind, Tier
+from collection.queries import with_counts
 from rules_check.codes import normalize_code
 
 PAGE_SIZE = 60
@@ -20,7 +21,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def card_list(request: HttpRequest) -> HttpResponse:
-    card_filter = CardFilter(request.GET, queryset=Card.objects.with_set())
+    card_filter = CardFilter(request.GET, queryset=with_counts(Card.objects.with_set(), request.user))
     status = 200
     if card_filter.is_valid():
         cards = card_filter.qs
@@ -39,7 +40,7 @@ def card_detail(request: HttpRequest, code: str) -> HttpResponse:
         return render(request, "404.html", {"message": f"「{code[:40]}」不是卡牌編號"}, status=404)
     if canonical != code:
         return HttpResponsePermanentRedirect(Card(code=canonical).get_absolute_url())
-    card = get_object_or_404(Card.objects.with_set(), code=canonical)
+    card = get_object_or_404(with_counts(Card.objects.with_set(), request.user), code=canonical)
     context = {
         "card": card,
         "same_name": Card.objects.with_set().same_name_as(card),

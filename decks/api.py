@@ -29,7 +29,7 @@ class StrictCharField(serializers.CharField):
         return super().to_internal_value(data)
 
 
-class EntryInputSerializer(serializers.Serializer):
+class DeckEntryInputSerializer(serializers.Serializer):
     card = StrictCharField(max_length=60, help_text="A card code (aliases accepted) or name")
     count = serializers.IntegerField(
         min_value=-1_000_000, max_value=1_000_000, help_text="1 to 99 is valid; others are invalid_count"
@@ -42,8 +42,8 @@ class LegalityInputSerializer(serializers.Serializer):
         required=False, allow_blank=True, max_length=MAX_BYTES, trim_whitespace=False, help_text="Deck-list text"
     )
     general = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=60)
-    cards = EntryInputSerializer(many=True, required=False, max_length=MAX_ENTRIES)
-    reinforcements = EntryInputSerializer(many=True, required=False, max_length=MAX_ENTRIES)
+    cards = DeckEntryInputSerializer(many=True, required=False, max_length=MAX_ENTRIES)
+    reinforcements = DeckEntryInputSerializer(many=True, required=False, max_length=MAX_ENTRIES)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         structured = {"general", "cards", "reinforcements"} & set(attrs)

@@ -1,10 +1,13 @@
 from django.conf import settings
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from catalog import api as catalog_api
 from catalog import views as catalog_views
+from collection import accounts
+from collection import api as collection_api
 from decks import api as decks_api
 
 api_patterns = [
@@ -13,6 +16,9 @@ api_patterns = [
     path("sets/", catalog_api.SetListView.as_view(), name="set-list"),
     path("sets/<str:code>/", catalog_api.SetDetailView.as_view(), name="set-detail"),
     path("legality/", decks_api.LegalityView.as_view(), name="legality"),
+    path("collection/", collection_api.CollectionListView.as_view(), name="collection-list"),
+    path("collection/stats/", collection_api.CollectionStatsView.as_view(), name="collection-stats"),
+    path("collection/<str:code>/", collection_api.CollectionEntryView.as_view(), name="collection-entry"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
@@ -22,6 +28,16 @@ urlpatterns = [
     path("", catalog_views.home, name="home"),
     path("", include("catalog.urls")),
     path("", include("decks.urls")),
+    path("", include("collection.urls")),
+    path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/", accounts.account, name="account"),
+    path("accounts/token/", accounts.token_create, name="token-create"),
+    path("accounts/token/revoke/", accounts.token_revoke, name="token-revoke"),
+    path("accounts/sharing/", accounts.sharing, name="sharing"),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path("accounts/password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     path("api/", include((api_patterns, "api"))),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

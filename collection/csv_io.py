@@ -1,0 +1,213 @@
+"""CSV export and import of a collection.
+
+Export: `code,name,set,quantity,foil_quantity`, UTF-8 with a BOM so that spreadsheet programs
+read Chinese, and cells that a spreadsheet would run as a formula escaped with a quote.
+Import: columns found by header name; `code` or `name` (either script, any alias) finds the
+card. The whole file is checked before anything changes; every bad row is reported.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+
+from catalog.lookup import catalog_index
+from collection.models import MAX_COPIES, CollectionChange, CollectionEntry
+
+HEADER = ["code", "name", "set", "quantity", "foil_quantity"]
+MAX_IMPORT_BYTES = 5 * 1024 * 1024
+MAX_IMPORT_ROWS = 50_000
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def escape_cell(value: Any) -> str:
+    text = "" if value is None else str(value)
+    return "'" + text if text.startswith(_FORMULA_STARTS) else text
+
+
+def export_csv(user: Any) -> str:
+    out = io.StringIO()
+    out.write("\ufeff")
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(HEADER)
+    entries = CollectionEntry.objects.owned_by(user).select_related("card", "card__set").order_by("card__position")
+    for e in entries:
+        row = [e.card.code, e.card.name, e.card.set.code if e.card.set else "", e.quantity, e.foil_quantity]
+        writer.writerow([escape_cell(v) for v in row])
+    return out.getvalue()
+
+
+class CsvFileError(ValueError):
+    """The file as a whole cannot be read (not CSV, no header, too large)."""
+
+
+@dataclass
+class RowError:
+    line: int
+    message: str
+
+
+@dataclass
+class PlannedChange:
+    code: str
+    name: str
+    quantity_before: int
+    quantity_after: int
+    foil_before: int
+    foil_after: int
+
+
+@dataclass
+class ImportPlan:
+    mode: str
+    changes: list[PlannedChange] = field(default_factory=list)
+    errors: list[RowError] = field(default_factory=list)
+    rows: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def to_session(self) -> dict[str, Any]:
+        return {"mode": self.mode, "changes": [c.__dict__ for c in self.changes], "rows": self.rows}
+
+    @classmethod
+    def from_session(cls, data: dict[str, Any]) -> ImportPlan:
+        return cls(mode=data["mode"], changes=[PlannedChange(**c) for c in data["changes"]], rows=data["rows"])
+
+
+def _count(raw: str | None, column: str, required: bool) -> tuple[int | None, str | None]:
+    text = (raw or "").strip().lstrip("'")
+    if text == "":
+        return (None, f"{column} is missing") if required else (0, None)
+    if not text.isdigit():
+        return None, f"{column} {text[:20]!r} is not a whole number of 0 or more"
+    value = int(text)
+    if value > MAX_COPIES:
+        return None, f"{column} {value} is more than {MAX_COPIES:,}"
+    return value, None
+
+
+def read_rows(data: bytes) -> list[tuple[int, dict[str, str]]]:
+    if len(data) > MAX_IMPORT_BYTES:
+        raise CsvFileError(f"The file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB.")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise CsvFileError("The file is not UTF-8 text: save it as CSV (UTF-8).") from None
+    if "\x00" in text:
+        raise CsvFileError("The file contains NUL bytes: it is not a CSV file.")
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    headers = [h.strip().lower() for h in (reader.fieldnames or [])]
+    if "quantity" not in headers or not ({"code", "name"} & set(headers)):
+        raise CsvFileError("The first row must name the columns: quantity, and code or name (foil_quantity optional).")
+    reader.fieldnames = headers
+    rows = []
+    try:
+        for row in reader:
+            rows.append((reader.line_num, row))
+            if len(rows) > MAX_IMPORT_ROWS:
+                raise CsvFileError(f"The file has more than {MAX_IMPORT_ROWS:,} rows.")
+    except csv.Error as exc:
+        raise CsvFileError(f"Line {reader.line_num}: not valid CSV ({exc}).") from None
+    return rows
+
+
+def plan_import(user: Any, data: bytes, mode: str) -> ImportPlan:
+    """What the file would change, checked whole. Raises CsvFileError for an unreadable file."""
+    if mode not in ("add", "replace"):
+        raise CsvFileError("Mode must be add or replace.")
+    rows = read_rows(data)
+    index = catalog_index()
+    plan = ImportPlan(mode=mode, rows=len(rows))
+    totals: dict[str, list[int]] = {}
+    seen_line: dict[str, int] = {}
+    for line, row in rows:
+        if not any((v or "").strip() for v in row.values() if isinstance(v, str)):
+            continue  # a blank line
+        ref = (row.get("code") or "").strip() or (row.get("name") or "").strip()
+        card = index.lookup(ref) if ref else None
+        if card is None:
+            plan.errors.append(RowError(line, f"no card {ref[:40]!r}" if ref else "no code or name"))
+            continue
+        quantity, error = _count(row.get("quantity"), "quantity", required=True)
+        foil, foil_error = _count(row.get("foil_quantity"), "foil_quantity", required=False)
+        if error or foil_error:
+            plan.errors.append(RowError(line, "; ".join(e for e in (error, foil_error) if e)))
+            continue
+        if mode == "replace" and card.code in seen_line:
+            plan.errors.append(RowError(line, f"{card.code} is already on line {seen_line[card.code]}"))
+            continue
+        seen_line.setdefault(card.code, line)
+        total = totals.setdefault(card.code, [0, 0])
+        total[0] += quantity or 0
+        total[1] += foil or 0
+    if plan.errors:
+        return plan
+
+    current = {
+        e.card.code: e
+        for e in CollectionEntry.objects.filter(user=user)
+        .select_related("card")
+        .only("quantity", "foil_quantity", "card__code", "card__name")
+    }
+    codes = set(totals) | (set(current) if mode == "replace" else set())
+    for code in sorted(codes, key=lambda c: index.pk_by_code.get(c, 0)):
+        entry = current.get(code)
+        before = (entry.quantity, entry.foil_quantity) if entry else (0, 0)
+        given = totals.get(code, [0, 0])
+        after = (before[0] + given[0], before[1] + given[1]) if mode == "add" else (given[0], given[1])
+        if after[0] > MAX_COPIES or after[1] > MAX_COPIES:
+            plan.errors.append(RowError(seen_line.get(code, 0), f"{code}: the total would pass {MAX_COPIES:,}"))
+            continue
+        if after != before:
+            name = index.by_code[code].name
+            plan.changes.append(PlannedChange(code, name, before[0], after[0], before[1], after[1]))
+    return plan
+
+
+class StaleImport(ValueError):
+    """The collection changed between the preview and the confirmation."""
+
+
+def apply_plan(user: Any, plan: ImportPlan) -> int:
+    """Apply a previewed plan, all or nothing; refused if the counts moved since the preview."""
+    index = catalog_index()
+    with transaction.atomic():
+        pks = {c.code: index.pk_by_code[c.code] for c in plan.changes}
+        entries = {
+            e.card_id: e
+            for e in CollectionEntry.objects.select_for_update().filter(user=user, card_id__in=pks.values())
+        }
+        new, changed, history = [], [], []
+        for change in plan.changes:
+            card_id = pks[change.code]
+            entry = entries.get(card_id)
+            now = (entry.quantity, entry.foil_quantity) if entry else (0, 0)
+            if now != (change.quantity_before, change.foil_before):
+                raise StaleImport(f"{change.code} changed since the preview: check the file again.")
+            if entry is None:
+                entry = CollectionEntry(user=user, card_id=card_id)
+                new.append(entry)
+            else:
+                changed.append(entry)
+            entry.quantity, entry.foil_quantity = change.quantity_after, change.foil_after
+            history.append(
+                CollectionChange(
+                    user=user,
+                    card_id=card_id,
+                    quantity_before=change.quantity_before,
+                    quantity_after=change.quantity_after,
+                    foil_before=change.foil_before,
+                    foil_after=change.foil_after,
+                    source="import",
+                )
+            )
+        CollectionEntry.objects.bulk_create(new)
+        CollectionEntry.objects.bulk_update(changed, ["quantity", "foil_quantity"])
+        CollectionChange.objects.bulk_create(history)
+    return len(plan.changes)

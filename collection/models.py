@@ -1,0 +1,108 @@
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from catalog.models import Card
+
+# What one row may hold: a count beyond this is a typo, not a collection.
+MAX_COPIES = 9_999
+# A playset is what one deck may hold of a card: 3 of a deck card (the copy limit), 1 of the rest.
+PLAYSET_DECK_CARD = 3
+PLAYSET_OTHER = 1
+
+
+def playset_size(kind: str) -> int:
+    return PLAYSET_DECK_CARD if kind in ("troop", "tactic") else PLAYSET_OTHER
+
+
+class EntryQuerySet(models.QuerySet["CollectionEntry"]):
+    def owned_by(self, user: settings.AUTH_USER_MODEL) -> EntryQuerySet:  # type: ignore[name-defined]
+        return self.filter(user=user).filter(Q(quantity__gt=0) | Q(foil_quantity__gt=0))
+
+    def counts_for(self, user, cards) -> dict[int, CollectionEntry]:  # type: ignore[no-untyped-def]
+        """{card id: entry} for the given cards: one query, however many cards a page shows."""
+        if not user.is_authenticated:
+            return {}
+        return {e.card_id: e for e in self.filter(user=user, card__in=[c.pk for c in cards])}
+
+
+class CollectionEntry(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="collection")
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="+")
+    quantity = models.PositiveIntegerField(default=0)
+    foil_quantity = models.PositiveIntegerField(default=0)
+
+    objects = EntryQuerySet.as_manager()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "card"], name="collection_one_row_per_card"),
+            models.CheckConstraint(
+                condition=Q(quantity__gte=0, quantity__lte=MAX_COPIES), name="collection_quantity_range"
+            ),
+            models.CheckConstraint(
+                condition=Q(foil_quantity__gte=0, foil_quantity__lte=MAX_COPIES), name="collection_foil_range"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.card.code}: {self.quantity} + {self.foil_quantity} foil"
+
+    @property
+    def total(self) -> int:
+        return self.quantity + self.foil_quantity
+
+
+class CollectionChange(models.Model):
+    """One change of a count: who, when, which card, before and after. Undo applies the reverse."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="collection_changes")
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="+")
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+    quantity_before = models.PositiveIntegerField()
+    quantity_after = models.PositiveIntegerField()
+    foil_before = models.PositiveIntegerField()
+    foil_after = models.PositiveIntegerField()
+    source = models.CharField(max_length=12, default="web")  # web, api, import, undo
+    undone = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["user", "-at"])]
+
+    def __str__(self) -> str:
+        return f"{self.card.code} {self.quantity_before}→{self.quantity_after}"
+
+
+class WishlistEntry(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="wishlist")
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="+")
+    wanted = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "card"], name="wishlist_one_row_per_card"),
+            models.CheckConstraint(condition=Q(wanted__gte=1, wanted__lte=MAX_COPIES), name="wishlist_wanted_range"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} wants {self.wanted} {self.card_id}"
+
+
+def new_share_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+class ShareLink(models.Model):
+    """The owner's public, read-only link to their trade list and wishlist; off until turned on."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="share_link")
+    token = models.CharField(max_length=32, unique=True, default=new_share_token)
+    enabled = models.BooleanField(default=False)
+
+    def __str__(self) -> str:
+        return f"{self.user} sharing {'on' if self.enabled else 'off'}"

@@ -1,0 +1,117 @@
+"""Reads of a collection: counts beside catalogue rows, set completion, what is missing, spares.
+
+Each costs a fixed number of queries, whatever the size of the collection or the page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
+
+from catalog.models import Card, CardSet
+from catalog.vocab import Tier
+from collection.models import CollectionEntry, WishlistEntry, playset_size
+
+
+def with_counts(cards: QuerySet[Card], user: Any) -> QuerySet[Card]:
+    """Catalogue rows with `owned` and `owned_foil` of this user (0 for anonymous): no extra query."""
+    if not user.is_authenticated:
+        return cards.annotate(owned=Value(None, IntegerField()), owned_foil=Value(None, IntegerField()))
+    mine = CollectionEntry.objects.filter(user=user, card=OuterRef("pk"))
+    return cards.annotate(
+        owned=Coalesce(Subquery(mine.values("quantity")[:1]), 0),
+        owned_foil=Coalesce(Subquery(mine.values("foil_quantity")[:1]), 0),
+    )
+
+
+def owned_cards(user: Any) -> QuerySet[Card]:
+    """The catalogue restricted to what the user owns (regular or foil)."""
+    return Card.objects.filter(pk__in=CollectionEntry.objects.owned_by(user).values("card"))
+
+
+@dataclass
+class Progress:
+    total: int = 0
+    owned: int = 0
+    playsets: int = 0
+
+    @property
+    def owned_percent(self) -> int:
+        return round(100 * self.owned / self.total) if self.total else 0
+
+    @property
+    def playset_percent(self) -> int:
+        return round(100 * self.playsets / self.total) if self.total else 0
+
+    def add(self, owned_copies: int, kind: str) -> None:
+        self.total += 1
+        self.owned += owned_copies > 0
+        self.playsets += owned_copies >= playset_size(kind)
+
+
+@dataclass
+class SetCompletion:
+    set: CardSet
+    overall: Progress = field(default_factory=Progress)
+    by_tier: dict[str, Progress] = field(default_factory=dict)
+
+
+def completion(user: Any) -> list[SetCompletion]:
+    """Per set: distinct cards owned and full playsets, overall and by rarity tier (3 queries)."""
+    entries = CollectionEntry.objects.filter(user=user).only("card", "quantity", "foil_quantity")
+    owned = {e.card_id: e.total for e in entries}
+    sets = {s.pk: SetCompletion(set=s) for s in CardSet.objects.all()}
+    for card_id, set_id, kind, tier in Card.objects.filter(set__isnull=False).values_list("pk", "set", "kind", "tier"):
+        result = sets[set_id]
+        copies = owned.get(card_id, 0)
+        result.overall.add(copies, kind)
+        result.by_tier.setdefault(tier or "unknown", Progress()).add(copies, kind)
+    order = [*Tier.values, "unknown"]
+    for result in sets.values():
+        result.by_tier = dict(sorted(result.by_tier.items(), key=lambda item: order.index(item[0])))
+    return list(sets.values())
+
+
+@dataclass
+class Lack:
+    card: Card
+    owned: int
+    needed: int
+
+    @property
+    def missing(self) -> int:
+        return self.needed - self.owned
+
+
+def missing_in_set(user: Any, card_set: CardSet) -> list[Lack]:
+    """Cards of the set the user lacks for a playset, with how many each (2 queries)."""
+    owned = {e.card_id: e.total for e in CollectionEntry.objects.filter(user=user, card__set=card_set)}
+    lacks = [Lack(card, owned.get(card.pk, 0), playset_size(card.kind)) for card in card_set.cards.all()]
+    return [lack for lack in lacks if lack.missing > 0]
+
+
+@dataclass
+class Spare:
+    entry: CollectionEntry
+    spare: int
+
+
+def spares(user: Any) -> list[Spare]:
+    """Copies beyond a playset: the trade list (1 query)."""
+    entries = CollectionEntry.objects.filter(user=user).select_related("card", "card__set").order_by("card__position")
+    out = [Spare(e, e.total - playset_size(e.card.kind)) for e in entries]
+    return [s for s in out if s.spare > 0]
+
+
+def wishlist(user: Any) -> QuerySet[WishlistEntry]:
+    return WishlistEntry.objects.filter(user=user).select_related("card", "card__set").order_by("card__position")
+
+
+def totals(user: Any) -> dict[str, int]:
+    agg = CollectionEntry.objects.owned_by(user).aggregate(
+        cards=Count("id"), copies=Coalesce(Sum("quantity"), 0), foils=Coalesce(Sum("foil_quantity"), 0)
+    )
+    return {"cards": agg["cards"], "copies": agg["copies"], "foils": agg["foils"]}

@@ -1,0 +1,134 @@
+"""Writes to a collection, each with its rule: counts stay within 0..9,999, every change is
+recorded, and increments happen in the database (F()) so concurrent "+1"s never lose one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+from django.shortcuts import get_object_or_404
+
+from catalog.models import Card
+from collection.models import (
+    MAX_COPIES,
+    CollectionChange,
+    CollectionEntry,
+    ShareLink,
+    WishlistEntry,
+    new_share_token,
+)
+
+
+class CountError(ValueError):
+    """A change that would take a count below 0 or above the maximum: nothing was changed."""
+
+
+def _check_count(value: Any, what: str) -> int:
+    if type(value) is not int:
+        raise CountError(f"{what} must be a whole number")
+    if not 0 <= value <= MAX_COPIES:
+        raise CountError(f"{what} must be from 0 to {MAX_COPIES:,}")
+    return value
+
+
+def _check_delta(value: Any, what: str) -> int:
+    if type(value) is not int or abs(value) > MAX_COPIES:
+        raise CountError(f"{what} must be a whole number from -{MAX_COPIES:,} to {MAX_COPIES:,}")
+    return value
+
+
+def _record(entry: CollectionEntry, quantity_before: int, foil_before: int, source: str) -> CollectionChange:
+    return CollectionChange.objects.create(
+        user_id=entry.user_id,
+        card_id=entry.card_id,
+        quantity_before=quantity_before,
+        quantity_after=entry.quantity,
+        foil_before=foil_before,
+        foil_after=entry.foil_quantity,
+        source=source,
+    )
+
+
+def change_counts(user: Any, card: Card, *, add: int = 0, add_foil: int = 0, source: str = "web") -> CollectionEntry:
+    """Add (or, negative, take away) copies. Refused whole if either count would leave 0..9,999."""
+    add, add_foil = _check_delta(add, "add"), _check_delta(add_foil, "add_foil")
+    with transaction.atomic():
+        entry, _ = CollectionEntry.objects.get_or_create(user=user, card=card)
+        # One conditional UPDATE: the database adds, and refuses, atomically.
+        updated = CollectionEntry.objects.filter(
+            pk=entry.pk,
+            quantity__gte=max(0, -add),
+            quantity__lte=MAX_COPIES - max(0, add),
+            foil_quantity__gte=max(0, -add_foil),
+            foil_quantity__lte=MAX_COPIES - max(0, add_foil),
+        ).update(quantity=F("quantity") + add, foil_quantity=F("foil_quantity") + add_foil)
+        entry.refresh_from_db()
+        if not updated:
+            raise CountError(
+                f"{card.code}: you have {entry.quantity} + {entry.foil_quantity} foil;"
+                f" counts must stay from 0 to {MAX_COPIES:,}"
+            )
+        if add or add_foil:
+            _record(entry, entry.quantity - add, entry.foil_quantity - add_foil, source)
+    return entry
+
+
+def set_counts(
+    user: Any, card: Card, *, quantity: int | None = None, foil_quantity: int | None = None, source: str = "web"
+) -> CollectionEntry:
+    """Set either count to a value of 0..9,999."""
+    if quantity is not None:
+        _check_count(quantity, "quantity")
+    if foil_quantity is not None:
+        _check_count(foil_quantity, "foil_quantity")
+    with transaction.atomic():
+        CollectionEntry.objects.get_or_create(user=user, card=card)
+        entry = CollectionEntry.objects.select_for_update().get(user=user, card=card)
+        before = (entry.quantity, entry.foil_quantity)
+        if quantity is not None:
+            entry.quantity = quantity
+        if foil_quantity is not None:
+            entry.foil_quantity = foil_quantity
+        if (entry.quantity, entry.foil_quantity) != before:
+            entry.save(update_fields=["quantity", "foil_quantity"])
+            _record(entry, before[0], before[1], source)
+    return entry
+
+
+def undo_change(user: Any, change_id: int) -> CollectionEntry:
+    """Reverse one recorded change (as a new change of its own). Only the owner's changes exist
+    for them: another user's id is a 404."""
+    with transaction.atomic():
+        change = get_object_or_404(CollectionChange.objects.select_for_update(), pk=change_id, user=user)
+        if change.undone:
+            raise CountError("This change was already undone.")
+        entry = change_counts(
+            user,
+            change.card,
+            add=change.quantity_before - change.quantity_after,
+            add_foil=change.foil_before - change.foil_after,
+            source="undo",
+        )
+        change.undone = True
+        change.save(update_fields=["undone"])
+    return entry
+
+
+def set_wanted(user: Any, card: Card, wanted: int) -> WishlistEntry | None:
+    """Want `wanted` copies of a card; 0 takes it off the wishlist."""
+    _check_count(wanted, "wanted")
+    if wanted == 0:
+        WishlistEntry.objects.filter(user=user, card=card).delete()
+        return None
+    entry, _ = WishlistEntry.objects.update_or_create(user=user, card=card, defaults={"wanted": wanted})
+    return entry
+
+
+def set_sharing(user: Any, enabled: bool, new_link: bool = False) -> ShareLink:
+    link, _ = ShareLink.objects.get_or_create(user=user)
+    link.enabled = enabled
+    if new_link:
+        link.token = new_share_token()
+    link.save()
+    return link
