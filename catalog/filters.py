@@ -82,6 +82,10 @@ class CardFilter(django_filters.FilterSet):
         model = Card
         fields: list[str] = []
 
+    def has_filters(self) -> bool:
+        """True when anything beyond the search box is chosen (the filter panel then opens)."""
+        return any(self.data.get(name) for name in self.filters if name not in ("q", "sort"))
+
     def filter_q(self, queryset: QuerySet[Card], name: str, value: str) -> QuerySet[Card]:
         return search.search(queryset, value)
 

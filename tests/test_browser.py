@@ -111,7 +111,7 @@ def test_the_checker_works_without_javascript(browser, site: str) -> None:  # ty
     context.close()
 
 
-@pytest.mark.parametrize("path", ["/", "/cards/", "/cards/WJ-001/", "/sets/WD/", "/check/"])
+@pytest.mark.parametrize("path", ["/", "/cards/", "/cards/WJ-001/", "/sets/WD/", "/check/", "/accounts/signup/"])
 def test_main_pages_fit_a_phone_screen(site: str, page, path: str) -> None:  # type: ignore[no-untyped-def]
     page.set_viewport_size(PHONE)
     page.goto(f"{site}{path}")
@@ -119,3 +119,28 @@ def test_main_pages_fit_a_phone_screen(site: str, page, path: str) -> None:  # t
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
     if path == "/":
         shoot(page, "home")
+
+
+def test_sign_up_and_count_cards_without_reloads(site: str, page) -> None:  # type: ignore[no-untyped-def]
+    page.goto(f"{site}/accounts/signup/")
+    page.fill("#id_username", "browser-user")
+    page.fill("#id_password1", "a-long-browser-password-42")
+    page.fill("#id_password2", "a-long-browser-password-42")
+    page.click("form.stack-form button[type=submit]")
+    page.wait_for_url("**/collection/")
+    page.goto(f"{site}/cards/?q=新兵")
+    page.evaluate("window.__marker = 'same page'")
+    row = page.locator("table.cards tbody tr").first
+    row.locator("button[value=inc]").click()
+    page.wait_for_selector('table.cards tbody tr:first-child [data-owned="1"]')
+    row = page.locator("table.cards tbody tr").first
+    row.locator("button[value=inc]").click()
+    page.wait_for_selector('table.cards tbody tr:first-child [data-owned="2"]')
+    page.locator("table.cards tbody tr").first.locator("button[value=inc_foil]").click()
+    page.wait_for_selector('table.cards tbody tr:first-child [data-foil="1"]')
+    assert page.evaluate("window.__marker") == "same page"  # htmx: no reload
+    shoot(page, "card-list-logged-in")
+    page.goto(f"{site}/collection/")
+    assert "新兵" in page.locator("table.cards").inner_text()
+    page.goto(f"{site}/collection/completion/")
+    shoot(page, "completion")
