@@ -41,6 +41,7 @@ typecheck: install
 
 bench: install
 	$(BIN)/python bench/legality.py
+	$(BIN)/python bench/collection_import.py
 
 # Production: DEBUG off, hashed static files served by whitenoise, gunicorn.
 serve-prod: install
