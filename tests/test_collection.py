@@ -297,3 +297,13 @@ def test_bob_never_sees_or_changes_alices_collection(alice_client: Client, alice
 
 def test_cards_exist_for_counting() -> None:
     assert Card.objects.filter(code__in=["YXJQ-003", "WJ-001", "LSHJ-008"]).count() == 3
+
+
+def test_the_card_list_can_set_counts_in_place(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+    html = alice_client.get("/cards/?q=新兵").content.decode()
+    assert 'name="quantity"' in html and 'value="set"' in html
+    response = alice_client.post(
+        "/collection/cards/YXJQ-003/", {"action": "set", "quantity": "5", "compact": "1"}, HTTP_HX_REQUEST="true"
+    )
+    assert 'data-owned="5"' in response.content.decode() and 'class="counter compact"' in response.content.decode()
+    assert counts(alice, "YXJQ-003") == (5, 0)
