@@ -9,7 +9,7 @@ from django import forms
 from django.db.models import F, QuerySet
 from django.utils.translation import gettext_lazy as _
 
-from catalog import search
+from catalog import query
 from catalog.models import Card
 from catalog.vocab import SETS, Element, Faction, Kind, Speed, Tier, TroopClass
 
@@ -52,6 +52,24 @@ class ChoicesFilter(django_filters.MultipleChoiceFilter):
         super().__init__(*args, **kwargs)
 
 
+class QueryField(forms.CharField):
+    """The search box: parsed by the query language when the form is cleaned, so that a query
+    that cannot be read is a form error (400) that says where, before any SQL runs."""
+
+    def clean(self, value: Any) -> Any:
+        text = super().clean(value)
+        if not text:
+            return None
+        try:
+            return query.parse(text)
+        except query.QueryError as exc:
+            raise forms.ValidationError(str(exc), code="query") from None
+
+
+class QueryFilter(django_filters.CharFilter):
+    field_class = QueryField
+
+
 class IntegerFilter(django_filters.NumberFilter):
     """A number filter that takes whole numbers only (3, not 3.5)."""
 
@@ -63,7 +81,7 @@ def _choices(enum: type) -> list[tuple[str, str]]:
 
 
 class CardFilter(django_filters.FilterSet):
-    q = django_filters.CharFilter(method="filter_q", label=_("Search"), max_length=200)
+    q = QueryFilter(method="filter_q", label=_("Search"), max_length=200)
     set = ChoicesFilter(field_name="set__code", label=_("Set"), choices=list(SETS.items()))
     kind = ChoicesFilter(choices=_choices(Kind), label=_("Kind"))
     troop_class = ChoicesFilter(choices=_choices(TroopClass), label=_("Troop class"))
@@ -86,8 +104,8 @@ class CardFilter(django_filters.FilterSet):
         """True when anything beyond the search box is chosen (the filter panel then opens)."""
         return any(self.data.get(name) for name in self.filters if name not in ("q", "sort"))
 
-    def filter_q(self, queryset: QuerySet[Card], name: str, value: str) -> QuerySet[Card]:
-        return search.search(queryset, value)
+    def filter_q(self, queryset: QuerySet[Card], name: str, value: query.Node) -> QuerySet[Card]:
+        return query.apply(queryset, value)
 
     def filter_sort(self, queryset: QuerySet[Card], name: str, value: str) -> QuerySet[Card]:
         key = value.lstrip("-")

@@ -1,4 +1,5 @@
-"""Free-text card search: Traditional or Simplified, pinyin (full, initials, prefix), codes.
+"""Free words of a card search: Traditional or Simplified, pinyin (full, initials, prefix), codes.
+The query language (catalog.query) combines them with keywords.
 
 Everything matched here was computed when the catalogue loaded (catalog.textkeys); a request
 only folds its own query and runs one indexed-or-small SQL filter.
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
+from django.db.models import Case, IntegerField, Q, Value, When
 
 from catalog import textkeys
 from rules_check.codes import ASCII_PREFIXES, normalize_code
@@ -51,22 +52,3 @@ def rank_expression(term: str) -> Case:
         ]
     whens.append(When(name_key__contains=key, then=Value(2)))
     return Case(*whens, default=Value(3), output_field=IntegerField())
-
-
-def search(queryset: QuerySet, query: str) -> QuerySet:
-    """Cards matching every word of `query`, best matches first."""
-    words = [w for w in re.split(r"[\s\u3000]+", query.replace("\x00", "").strip()) if w]
-    if not words:
-        return queryset
-    cond = Q()
-    for word in words:
-        cond &= term_condition(word)
-    whole = "".join(words)
-    folded = textkeys.fold_pinyin(whole)
-    if len(words) > 1 and _PINYIN_LIKE.match(folded):
-        # "liu bei" and "liú bèi" are one name typed with spaces
-        cond |= Q(pinyin_key__contains="|" + folded) | Q(initials_key__contains="|" + folded)
-    queryset = queryset.filter(cond)
-    return queryset.annotate(search_rank=rank_expression(whole if len(words) > 1 else words[0])).order_by(
-        "search_rank", "position"
-    )

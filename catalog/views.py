@@ -6,6 +6,7 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 
+from catalog import query
 from catalog.filters import CardFilter
 from catalog.models import Card, CardSet
 from catalog.vocab import Kind, Tier
@@ -69,3 +70,17 @@ def set_detail(request: HttpRequest, code: str) -> HttpResponse:
         "total": len(cards),
     }
     return render(request, "catalog/set_detail.html", context)
+
+
+def syntax(request: HttpRequest) -> HttpResponse:
+    """Help for the query language: every keyword, its aliases, its values, with examples."""
+    keywords = [
+        {"keyword": kw, "values": sorted(set(kw.values.values())) if kw.values else []} for kw in query.KEYWORDS
+    ]
+    examples = [
+        ("liubei", "pinyin"), ("lb", "initials"), ("刘备", "Simplified"), ("yxjq3", "a code"),
+        ("class:騎兵 cost<=3", "keywords together"), ("faction:wei or faction:wu", "either"),
+        ("set:yxjq -kind:general", "minus"), ("(s:yxjq or s:lshj) c:cavalry", "groups"),
+        ('t:"造成2點傷害"', "a phrase of skills text"), ("stars>=4 tier:silver", "rarity"),
+    ]  # fmt: skip
+    return render(request, "catalog/syntax.html", {"keywords": keywords, "examples": examples})

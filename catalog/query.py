@@ -1,0 +1,330 @@
+"""The card query language, one parser for the card list, the API's `q=` and the deck builder.
+
+    liubei                     free words: names (either script), pinyin, codes, skills text
+    "造成2點傷害"               a quoted phrase: text
+    class:cavalry cost<=3      keyword, operator, value; values as slug, Chinese or English
+    -kind:general              minus negates a term (or a group)
+    faction:wei or faction:wu  `or` (also 或) between terms; terms side by side are all required
+    (s:yxjq or s:lshj) c:騎兵   parentheses group
+
+A query that cannot be read raises QueryError with the position (0-based) of the fault.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Q
+
+from catalog import search, textkeys, vocab
+
+
+class QueryError(ValueError):
+    def __init__(self, message: str, position: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.position = position
+
+    def __str__(self) -> str:
+        return f"{self.message} (at character {self.position + 1})"
+
+
+@dataclass(frozen=True)
+class Keyword:
+    name: str
+    field: str
+    numeric: bool
+    aliases: tuple[str, ...]
+    values: dict[str, str] | None = None  # accepted word -> stored slug (None: free text)
+    help: str = ""
+    example: str = ""
+
+
+def _value_words(choices: Any) -> dict[str, str]:
+    """slug, printed Chinese (both scripts) and English label, all lower case, to the slug."""
+    words: dict[str, str] = {}
+    for slug, printed in choices:
+        for word in (slug, printed, textkeys.to_simplified(printed), vocab.ENGLISH.get(slug, slug)):
+            words[word.lower().replace(" ", "")] = slug
+            words[word.lower().replace(" ", "_")] = slug
+    return words
+
+
+def _set_words() -> dict[str, str]:
+    words: dict[str, str] = {}
+    for code, name in vocab.SETS.items():
+        for word in (code, name, textkeys.to_simplified(name), "五道" if code == "WD" else code):
+            words[word.lower()] = code
+    return words
+
+
+KEYWORDS: tuple[Keyword, ...] = (
+    Keyword("set", "set__code", False, ("set", "s", "系列"), _set_words(), "the set", "set:yxjq"),
+    Keyword("kind", "kind", False, ("kind", "k", "種類", "种类"), _value_words(vocab.Kind.choices),
+            "the kind of card", "kind:tactic"),
+    Keyword("class", "troop_class", False, ("class", "c", "類型", "类型"), _value_words(vocab.TroopClass.choices),
+            "troop class", "class:騎兵"),
+    Keyword("faction", "faction", False, ("faction", "f", "陣營", "阵营"), _value_words(vocab.Faction.choices),
+            "faction of a general", "faction:wei"),
+    Keyword("affiliation", "affiliation", False, ("affiliation", "a", "所屬", "所属"), None,
+            "部隊所屬, as printed (either script)", "a:羽林"),
+    Keyword("tier", "tier", False, ("tier", "r", "等級", "等级"), _value_words(vocab.Tier.choices),
+            "rarity metal", "tier:silver"),
+    Keyword("stars", "stars", True, ("stars", "星", "星級", "星级"), None, "rarity stars, 1 to 5", "stars>=4"),
+    Keyword("cost", "cost", True, ("cost", "費用", "费用"), None, "cost", "cost<=3"),
+    Keyword("power", "power", True, ("power", "戰力", "战力"), None, "troop power", "power>2"),
+    Keyword("health", "health", True, ("health", "生命"), None, "troop health", "health>=5"),
+    Keyword("life", "life", True, ("life", "血量"), None, "a general's life", "life>=35"),
+    Keyword("speed", "speed", False, ("speed", "速度"), _value_words(vocab.Speed.choices),
+            "tactic speed", "speed:fast"),
+    Keyword("element", "element", False, ("element", "e", "屬性", "属性"), _value_words(vocab.Element.choices),
+            "tactic element", "e:fire"),
+    Keyword("text", "search_blob", False, ("text", "t", "技能", "文字"), None, "skills text", 't:"造成2點傷害"'),
+)  # fmt: skip
+_BY_ALIAS = {alias.lower(): kw for kw in KEYWORDS for alias in kw.aliases}
+_OPS = ("<=", ">=", "!=", ":", "=", "<", ">")
+_OR_WORDS = {"or", "或"}
+_QUOTES = {'"': '"', "“": "”", "「": "」"}
+_TERM = re.compile(r"^(?P<key>[^\s:=<>!]+?)(?P<op><=|>=|!=|:|=|<|>)(?P<value>.*)$", re.DOTALL)
+
+
+# --- tokens ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Token:
+    kind: str  # "(", ")", "or", "-", "word", "phrase", "term"
+    text: str
+    position: int
+    key: Keyword | None = None
+    op: str = ""
+
+
+def tokenize(query: str) -> list[Token]:
+    tokens: list[Token] = []
+    i, n = 0, len(query)
+    while i < n:
+        ch = query[i]
+        if ch.isspace():
+            i += 1
+        elif ch in "(（":
+            tokens.append(Token("(", ch, i))
+            i += 1
+        elif ch in ")）":
+            tokens.append(Token(")", ch, i))
+            i += 1
+        elif ch in _QUOTES:
+            text, i = _read_quoted(query, i)
+            tokens.append(Token("phrase", text, i - len(text) - 2))
+        elif ch == "-" and (i + 1 == n or query[i + 1].isspace()):
+            raise QueryError("Nothing after this minus", i)
+        elif ch == "-" and not query[i + 1].isdigit():
+            tokens.append(Token("-", ch, i))
+            i += 1
+        else:
+            start = i
+            while i < n and not query[i].isspace() and query[i] not in "()（）":
+                if query[i] in _QUOTES and i > start and query[i - 1] in ":=<>":
+                    _, i = _read_quoted(query, i)  # key:"a quoted value"
+                    continue
+                i += 1
+            tokens.append(_word_token(query[start:i], start))
+    return tokens
+
+
+def _read_quoted(query: str, start: int) -> tuple[str, int]:
+    close = _QUOTES[query[start]]
+    end = query.find(close, start + 1)
+    if end == -1:
+        raise QueryError("This quote is never closed", start)
+    return query[start + 1 : end], end + 1
+
+
+def _word_token(word: str, position: int) -> Token:
+    if word.lower() in _OR_WORDS:
+        return Token("or", word, position)
+    match = _TERM.match(word)
+    if match is None:
+        return Token("word", word, position)
+    keyword = _BY_ALIAS.get(match.group("key").lower())
+    if keyword is None:
+        if re.fullmatch(r"[A-Za-z]+", match.group("key")):
+            known = ", ".join(kw.name for kw in KEYWORDS)
+            raise QueryError(f"Unknown keyword {match.group('key')!r}: use one of {known}", position)
+        return Token("word", word, position)  # e.g. a name with a colon in it
+    value = match.group("value")
+    if len(value) >= 2 and value[0] in _QUOTES and value[-1] == _QUOTES[value[0]]:
+        value = value[1:-1]
+    if not value:
+        raise QueryError(f"{keyword.name}{match.group('op')} needs a value", position + len(word))
+    return Token("term", value, position, key=keyword, op=match.group("op"))
+
+
+# --- syntax tree -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Node:
+    kind: str  # "and", "or", "not", "word", "phrase", "term"
+    children: tuple[Node, ...] = ()
+    token: Token | None = None
+
+
+class _Parser:
+    def __init__(self, tokens: list[Token], length: int) -> None:
+        self.tokens = tokens
+        self.i = 0
+        self.length = length
+
+    def peek(self) -> Token | None:
+        return self.tokens[self.i] if self.i < len(self.tokens) else None
+
+    def take(self) -> Token:
+        token = self.tokens[self.i]
+        self.i += 1
+        return token
+
+    def parse(self) -> Node:
+        node = self.or_expr()
+        extra = self.peek()
+        if extra is not None:
+            raise QueryError(f"Unexpected {extra.text!r}", extra.position)
+        return node
+
+    def or_expr(self) -> Node:
+        parts = [self.and_expr()]
+        while (token := self.peek()) is not None and token.kind == "or":
+            self.take()
+            parts.append(self.and_expr())
+        return parts[0] if len(parts) == 1 else Node("or", tuple(parts))
+
+    def and_expr(self) -> Node:
+        parts = []
+        while (token := self.peek()) is not None and token.kind not in ("or", ")"):
+            parts.append(self.unary())
+        if not parts:
+            token = self.peek()
+            position = token.position if token else self.length
+            raise QueryError("Expected a search term here", position)
+        return parts[0] if len(parts) == 1 else Node("and", tuple(parts))
+
+    def unary(self) -> Node:
+        token = self.take()
+        if token.kind == "-":
+            if self.peek() is None:
+                raise QueryError("Nothing after this minus", token.position)
+            return Node("not", (self.unary(),))
+        if token.kind == "(":
+            inner = self.or_expr()
+            closing = self.peek()
+            if closing is None or closing.kind != ")":
+                raise QueryError("This parenthesis is never closed", token.position)
+            self.take()
+            return inner
+        if token.kind == ")":
+            raise QueryError("Unexpected ')'", token.position)
+        return Node(token.kind, token=token)
+
+
+def parse(query: str) -> Node | None:
+    """The syntax tree of a query, None for an empty one. Raises QueryError for a query that
+    cannot be read or names a value that does not exist (`class:dragon`)."""
+    if "\x00" in query:
+        raise QueryError("The query contains a NUL character", query.index("\x00"))
+    tokens = tokenize(query)
+    if not tokens:
+        return None
+    node = _Parser(tokens, len(query)).parse()
+    to_q(node)  # values are checked now, so that a bad one is a parse error, not a failure later
+    return node
+
+
+# --- to SQL ------------------------------------------------------------------------------------
+
+
+def to_q(node: Node) -> Q:
+    if node.kind == "and":
+        return _and(node.children)
+    if node.kind == "or":
+        result = Q()
+        for child in node.children:
+            result |= to_q(child)
+        return result
+    if node.kind == "not":
+        return ~to_q(node.children[0])
+    token = node.token
+    assert token is not None
+    if node.kind == "word":
+        return search.term_condition(token.text)
+    if node.kind == "phrase":
+        return Q(search_blob__contains=token.text.lower()) | Q(name_key__contains=textkeys.name_key(token.text))
+    return _term(token)
+
+
+def _and(children: tuple[Node, ...]) -> Q:
+    result = Q()
+    for child in children:
+        result &= to_q(child)
+    words = [c.token.text for c in children if c.kind == "word" and c.token]
+    folded = textkeys.fold_pinyin("".join(words))
+    if len(words) > 1 and len(words) == len(children) and re.fullmatch(r"[a-zv]+", folded):
+        # "liu bei", "liú bèi": one name typed with spaces
+        result |= Q(pinyin_key__contains="|" + folded) | Q(initials_key__contains="|" + folded)
+    return result
+
+
+def _term(token: Token) -> Q:
+    keyword = token.key
+    assert keyword is not None
+    if keyword.numeric:
+        return _number(token, keyword)
+    if token.op not in (":", "=", "!="):
+        raise QueryError(f"{keyword.name} takes : = or != (not {token.op})", token.position)
+    if keyword.values is not None:
+        slug = keyword.values.get(token.text.lower().replace(" ", ""))
+        if slug is None:
+            examples = ", ".join(sorted({v for v in keyword.values.values()}))
+            raise QueryError(f"{token.text!r} is not a {keyword.name}: use {examples}", token.position)
+        cond = Q(**{keyword.field: slug})
+    elif keyword.name == "affiliation":
+        cond = Q(affiliation__contains=textkeys.to_traditional(token.text)) | Q(affiliation__contains=token.text)
+    else:  # text
+        cond = Q(search_blob__contains=token.text.lower())
+    return ~cond if token.op == "!=" else cond
+
+
+_LOOKUPS = {":": "exact", "=": "exact", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}
+
+
+def _number(token: Token, keyword: Keyword) -> Q:
+    text = token.text.strip()
+    if not re.fullmatch(r"\d{1,4}", text):
+        raise QueryError(f"{keyword.name} needs a whole number, not {token.text!r}", token.position)
+    value = int(text)
+    if token.op == "!=":
+        return Q(**{f"{keyword.field}__isnull": False}) & ~Q(**{keyword.field: value})
+    return Q(**{f"{keyword.field}__{_LOOKUPS[token.op]}": value})
+
+
+def free_text(node: Node | None) -> str:
+    """The free words of a query, in order, for ranking the results."""
+    if node is None:
+        return ""
+    if node.kind == "word" and node.token:
+        return node.token.text
+    if node.kind == "and":
+        return "".join(free_text(c) for c in node.children if c.kind == "word")
+    return ""
+
+
+def apply(queryset: Any, node: Node | None) -> Any:
+    """Cards matching the query, best matches first when it has free words."""
+    if node is None:
+        return queryset
+    queryset = queryset.filter(to_q(node))
+    ranking = free_text(node)
+    if ranking:
+        queryset = queryset.annotate(search_rank=search.rank_expression(ranking)).order_by("search_rank", "position")
+    return queryset
