@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install migrate catalog lint format typecheck bench serve-prod clean
+.PHONY: run test install messages migrate catalog lint format typecheck bench serve-prod clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -16,7 +16,11 @@ $(STAMP): requirements.txt requirements-dev.txt
 
 install: $(STAMP)
 
-migrate: install
+# Translations compile in pure Python (no GNU gettext needed).
+messages: install
+	$(BIN)/python manage.py translations -v0
+
+migrate: messages
 	$(BIN)/python manage.py migrate --noinput
 
 catalog: migrate
@@ -25,7 +29,7 @@ catalog: migrate
 run: catalog
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
-test: install
+test: messages
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: install
@@ -44,7 +48,7 @@ bench: install
 	$(BIN)/python bench/collection_import.py
 
 # Production: DEBUG off, hashed static files served by whitenoise, gunicorn.
-serve-prod: install
+serve-prod: messages
 	DEBUG=0 $(BIN)/python manage.py collectstatic --noinput -v0
 	DEBUG=0 $(BIN)/python manage.py migrate --noinput
 	DEBUG=0 $(BIN)/python manage.py loadcatalog

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from catalog import search, textkeys, vocab
 
@@ -28,7 +29,7 @@ class QueryError(ValueError):
         self.position = position
 
     def __str__(self) -> str:
-        return f"{self.message} (at character {self.position + 1})"
+        return _("%(message)s (at character %(position)d)") % {"message": self.message, "position": self.position + 1}
 
 
 @dataclass(frozen=True)
@@ -119,7 +120,7 @@ def tokenize(query: str) -> list[Token]:
             text, i = _read_quoted(query, i)
             tokens.append(Token("phrase", text, i - len(text) - 2))
         elif ch == "-" and (i + 1 == n or query[i + 1].isspace()):
-            raise QueryError("Nothing after this minus", i)
+            raise QueryError(_("Nothing after this minus"), i)
         elif ch == "-" and not query[i + 1].isdigit():
             tokens.append(Token("-", ch, i))
             i += 1
@@ -127,7 +128,7 @@ def tokenize(query: str) -> list[Token]:
             start = i
             while i < n and not query[i].isspace() and query[i] not in "()（）":
                 if query[i] in _QUOTES and i > start and query[i - 1] in ":=<>":
-                    _, i = _read_quoted(query, i)  # key:"a quoted value"
+                    _quoted, i = _read_quoted(query, i)  # key:"a quoted value"
                     continue
                 i += 1
             tokens.append(_word_token(query[start:i], start))
@@ -138,7 +139,7 @@ def _read_quoted(query: str, start: int) -> tuple[str, int]:
     close = _QUOTES[query[start]]
     end = query.find(close, start + 1)
     if end == -1:
-        raise QueryError("This quote is never closed", start)
+        raise QueryError(_("This quote is never closed"), start)
     return query[start + 1 : end], end + 1
 
 
@@ -152,13 +153,18 @@ def _word_token(word: str, position: int) -> Token:
     if keyword is None:
         if re.fullmatch(r"[A-Za-z]+", match.group("key")):
             known = ", ".join(kw.name for kw in KEYWORDS)
-            raise QueryError(f"Unknown keyword {match.group('key')!r}: use one of {known}", position)
+            raise QueryError(
+                _("Unknown keyword “%(key)s”: use one of %(known)s") % {"key": match.group("key"), "known": known},
+                position,
+            )
         return Token("word", word, position)  # e.g. a name with a colon in it
     value = match.group("value")
     if len(value) >= 2 and value[0] in _QUOTES and value[-1] == _QUOTES[value[0]]:
         value = value[1:-1]
     if not value:
-        raise QueryError(f"{keyword.name}{match.group('op')} needs a value", position + len(word))
+        raise QueryError(
+            _("%(keyword)s needs a value") % {"keyword": keyword.name + match.group("op")}, position + len(word)
+        )
     return Token("term", value, position, key=keyword, op=match.group("op"))
 
 
@@ -190,7 +196,7 @@ class _Parser:
         node = self.or_expr()
         extra = self.peek()
         if extra is not None:
-            raise QueryError(f"Unexpected {extra.text!r}", extra.position)
+            raise QueryError(_("Unexpected “%(text)s”") % {"text": extra.text}, extra.position)
         return node
 
     def or_expr(self) -> Node:
@@ -207,24 +213,24 @@ class _Parser:
         if not parts:
             token = self.peek()
             position = token.position if token else self.length
-            raise QueryError("Expected a search term here", position)
+            raise QueryError(_("Expected a search term here"), position)
         return parts[0] if len(parts) == 1 else Node("and", tuple(parts))
 
     def unary(self) -> Node:
         token = self.take()
         if token.kind == "-":
             if self.peek() is None:
-                raise QueryError("Nothing after this minus", token.position)
+                raise QueryError(_("Nothing after this minus"), token.position)
             return Node("not", (self.unary(),))
         if token.kind == "(":
             inner = self.or_expr()
             closing = self.peek()
             if closing is None or closing.kind != ")":
-                raise QueryError("This parenthesis is never closed", token.position)
+                raise QueryError(_("This parenthesis is never closed"), token.position)
             self.take()
             return inner
         if token.kind == ")":
-            raise QueryError("Unexpected ')'", token.position)
+            raise QueryError(_("Unexpected “%(text)s”") % {"text": ")"}, token.position)
         return Node(token.kind, token=token)
 
 
@@ -232,7 +238,7 @@ def parse(query: str) -> Node | None:
     """The syntax tree of a query, None for an empty one. Raises QueryError for a query that
     cannot be read or names a value that does not exist (`class:dragon`)."""
     if "\x00" in query:
-        raise QueryError("The query contains a NUL character", query.index("\x00"))
+        raise QueryError(_("The query contains a NUL character"), query.index("\x00"))
     tokens = tokenize(query)
     if not tokens:
         return None
@@ -281,12 +287,18 @@ def _term(token: Token) -> Q:
     if keyword.numeric:
         return _number(token, keyword)
     if token.op not in (":", "=", "!="):
-        raise QueryError(f"{keyword.name} takes : = or != (not {token.op})", token.position)
+        raise QueryError(
+            _("%(keyword)s takes : = or != (not %(op)s)") % {"keyword": keyword.name, "op": token.op}, token.position
+        )
     if keyword.values is not None:
         slug = keyword.values.get(token.text.lower().replace(" ", ""))
         if slug is None:
             examples = ", ".join(sorted({v for v in keyword.values.values()}))
-            raise QueryError(f"{token.text!r} is not a {keyword.name}: use {examples}", token.position)
+            raise QueryError(
+                _("“%(value)s” is not a %(keyword)s: use %(values)s")
+                % {"value": token.text, "keyword": keyword.name, "values": examples},
+                token.position,
+            )
         cond = Q(**{keyword.field: slug})
     elif keyword.name == "affiliation":
         cond = Q(affiliation__contains=textkeys.to_traditional(token.text)) | Q(affiliation__contains=token.text)
@@ -301,7 +313,10 @@ _LOOKUPS = {":": "exact", "=": "exact", "<": "lt", "<=": "lte", ">": "gt", ">=":
 def _number(token: Token, keyword: Keyword) -> Q:
     text = token.text.strip()
     if not re.fullmatch(r"\d{1,4}", text):
-        raise QueryError(f"{keyword.name} needs a whole number, not {token.text!r}", token.position)
+        raise QueryError(
+            _("%(keyword)s needs a whole number, not “%(value)s”") % {"keyword": keyword.name, "value": token.text},
+            token.position,
+        )
     value = int(text)
     if token.op == "!=":
         return Q(**{f"{keyword.field}__isnull": False}) & ~Q(**{keyword.field: value})

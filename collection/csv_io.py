@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from catalog.lookup import catalog_index
 from collection.models import MAX_COPIES, CollectionChange, CollectionEntry
@@ -83,44 +84,53 @@ class ImportPlan:
 def _count(raw: str | None, column: str, required: bool) -> tuple[int | None, str | None]:
     text = (raw or "").strip().lstrip("'")
     if text == "":
-        return (None, f"{column} is missing") if required else (0, None)
+        return (None, _("%(column)s is missing") % {"column": column}) if required else (0, None)
     if not text.isdigit():
-        return None, f"{column} {text[:20]!r} is not a whole number of 0 or more"
+        return None, _("%(column)s “%(value)s” is not a whole number of 0 or more") % {
+            "column": column,
+            "value": text[:20],
+        }
     value = int(text)
     if value > MAX_COPIES:
-        return None, f"{column} {value} is more than {MAX_COPIES:,}"
+        return None, _("%(column)s %(value)d is more than %(max)s") % {
+            "column": column,
+            "value": value,
+            "max": f"{MAX_COPIES:,}",
+        }
     return value, None
 
 
 def read_rows(data: bytes) -> list[tuple[int, dict[str, str]]]:
     if len(data) > MAX_IMPORT_BYTES:
-        raise CsvFileError(f"The file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB.")
+        raise CsvFileError(_("The file is larger than %(mb)d MB.") % {"mb": MAX_IMPORT_BYTES // (1024 * 1024)})
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise CsvFileError("The file is not UTF-8 text: save it as CSV (UTF-8).") from None
+        raise CsvFileError(_("The file is not UTF-8 text: save it as CSV (UTF-8).")) from None
     if "\x00" in text:
-        raise CsvFileError("The file contains NUL bytes: it is not a CSV file.")
+        raise CsvFileError(_("The file contains NUL bytes: it is not a CSV file."))
     reader = csv.DictReader(io.StringIO(text, newline=""))
     headers = [h.strip().lower() for h in (reader.fieldnames or [])]
     if "quantity" not in headers or not ({"code", "name"} & set(headers)):
-        raise CsvFileError("The first row must name the columns: quantity, and code or name (foil_quantity optional).")
+        raise CsvFileError(
+            _("The first row must name the columns: quantity, and code or name (foil_quantity optional).")
+        )
     reader.fieldnames = headers
     rows = []
     try:
         for row in reader:
             rows.append((reader.line_num, row))
             if len(rows) > MAX_IMPORT_ROWS:
-                raise CsvFileError(f"The file has more than {MAX_IMPORT_ROWS:,} rows.")
-    except csv.Error as exc:
-        raise CsvFileError(f"Line {reader.line_num}: not valid CSV ({exc}).") from None
+                raise CsvFileError(_("The file has more than %(max)s rows.") % {"max": f"{MAX_IMPORT_ROWS:,}"})
+    except csv.Error:
+        raise CsvFileError(_("Line %(line)d: not valid CSV.") % {"line": reader.line_num}) from None
     return rows
 
 
 def plan_import(user: Any, data: bytes, mode: str) -> ImportPlan:
     """What the file would change, checked whole. Raises CsvFileError for an unreadable file."""
     if mode not in ("add", "replace"):
-        raise CsvFileError("Mode must be add or replace.")
+        raise CsvFileError(_("Mode must be add or replace."))
     rows = read_rows(data)
     index = catalog_index()
     plan = ImportPlan(mode=mode, rows=len(rows))
@@ -132,7 +142,9 @@ def plan_import(user: Any, data: bytes, mode: str) -> ImportPlan:
         ref = (row.get("code") or "").strip() or (row.get("name") or "").strip()
         card = index.lookup(ref) if ref else None
         if card is None:
-            plan.errors.append(RowError(line, f"no card {ref[:40]!r}" if ref else "no code or name"))
+            plan.errors.append(
+                RowError(line, _("no card “%(ref)s”") % {"ref": ref[:40]} if ref else _("no code or name"))
+            )
             continue
         quantity, error = _count(row.get("quantity"), "quantity", required=True)
         foil, foil_error = _count(row.get("foil_quantity"), "foil_quantity", required=False)
@@ -140,7 +152,11 @@ def plan_import(user: Any, data: bytes, mode: str) -> ImportPlan:
             plan.errors.append(RowError(line, "; ".join(e for e in (error, foil_error) if e)))
             continue
         if mode == "replace" and card.code in seen_line:
-            plan.errors.append(RowError(line, f"{card.code} is already on line {seen_line[card.code]}"))
+            plan.errors.append(
+                RowError(
+                    line, _("%(code)s is already on line %(line)d") % {"code": card.code, "line": seen_line[card.code]}
+                )
+            )
             continue
         seen_line.setdefault(card.code, line)
         total = totals.setdefault(card.code, [0, 0])
@@ -162,7 +178,12 @@ def plan_import(user: Any, data: bytes, mode: str) -> ImportPlan:
         given = totals.get(code, [0, 0])
         after = (before[0] + given[0], before[1] + given[1]) if mode == "add" else (given[0], given[1])
         if after[0] > MAX_COPIES or after[1] > MAX_COPIES:
-            plan.errors.append(RowError(seen_line.get(code, 0), f"{code}: the total would pass {MAX_COPIES:,}"))
+            plan.errors.append(
+                RowError(
+                    seen_line.get(code, 0),
+                    _("%(code)s: the total would pass %(max)s") % {"code": code, "max": f"{MAX_COPIES:,}"},
+                )
+            )
             continue
         if after != before:
             name = index.by_code[code].name
@@ -189,7 +210,9 @@ def apply_plan(user: Any, plan: ImportPlan) -> int:
             entry = entries.get(card_id)
             now = (entry.quantity, entry.foil_quantity) if entry else (0, 0)
             if now != (change.quantity_before, change.foil_before):
-                raise StaleImport(f"{change.code} changed since the preview: check the file again.")
+                raise StaleImport(
+                    _("%(code)s changed since the preview: check the file again.") % {"code": change.code}
+                )
             if entry is None:
                 entry = CollectionEntry(user=user, card_id=card_id)
                 new.append(entry)

@@ -8,6 +8,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 
 from catalog.models import Card
 from collection.models import (
@@ -26,15 +27,17 @@ class CountError(ValueError):
 
 def _check_count(value: Any, what: str) -> int:
     if type(value) is not int:
-        raise CountError(f"{what} must be a whole number")
+        raise CountError(_("%(what)s must be a whole number") % {"what": what})
     if not 0 <= value <= MAX_COPIES:
-        raise CountError(f"{what} must be from 0 to {MAX_COPIES:,}")
+        raise CountError(_("%(what)s must be from 0 to %(max)s") % {"what": what, "max": f"{MAX_COPIES:,}"})
     return value
 
 
 def _check_delta(value: Any, what: str) -> int:
     if type(value) is not int or abs(value) > MAX_COPIES:
-        raise CountError(f"{what} must be a whole number from -{MAX_COPIES:,} to {MAX_COPIES:,}")
+        raise CountError(
+            _("%(what)s must be a whole number from -%(max)s to %(max)s") % {"what": what, "max": f"{MAX_COPIES:,}"}
+        )
     return value
 
 
@@ -54,7 +57,7 @@ def change_counts(user: Any, card: Card, *, add: int = 0, add_foil: int = 0, sou
     """Add (or, negative, take away) copies. Refused whole if either count would leave 0..9,999."""
     add, add_foil = _check_delta(add, "add"), _check_delta(add_foil, "add_foil")
     with transaction.atomic():
-        entry, _ = CollectionEntry.objects.get_or_create(user=user, card=card)
+        entry, _created = CollectionEntry.objects.get_or_create(user=user, card=card)
         # One conditional UPDATE: the database adds, and refuses, atomically.
         updated = CollectionEntry.objects.filter(
             pk=entry.pk,
@@ -66,8 +69,8 @@ def change_counts(user: Any, card: Card, *, add: int = 0, add_foil: int = 0, sou
         entry.refresh_from_db()
         if not updated:
             raise CountError(
-                f"{card.code}: you have {entry.quantity} + {entry.foil_quantity} foil;"
-                f" counts must stay from 0 to {MAX_COPIES:,}"
+                _("%(code)s: you have %(quantity)d + %(foil)d foil; counts must stay from 0 to %(max)s")
+                % {"code": card.code, "quantity": entry.quantity, "foil": entry.foil_quantity, "max": f"{MAX_COPIES:,}"}
             )
         if add or add_foil:
             _record(entry, entry.quantity - add, entry.foil_quantity - add_foil, source)
@@ -102,7 +105,7 @@ def undo_change(user: Any, change_id: int) -> CollectionEntry:
     with transaction.atomic():
         change = get_object_or_404(CollectionChange.objects.select_for_update(), pk=change_id, user=user)
         if change.undone:
-            raise CountError("This change was already undone.")
+            raise CountError(_("This change was already undone."))
         entry = change_counts(
             user,
             change.card,
@@ -121,12 +124,12 @@ def set_wanted(user: Any, card: Card, wanted: int) -> WishlistEntry | None:
     if wanted == 0:
         WishlistEntry.objects.filter(user=user, card=card).delete()
         return None
-    entry, _ = WishlistEntry.objects.update_or_create(user=user, card=card, defaults={"wanted": wanted})
+    entry, _created = WishlistEntry.objects.update_or_create(user=user, card=card, defaults={"wanted": wanted})
     return entry
 
 
 def set_sharing(user: Any, enabled: bool, new_link: bool = False) -> ShareLink:
-    link, _ = ShareLink.objects.get_or_create(user=user)
+    link, _created = ShareLink.objects.get_or_create(user=user)
     link.enabled = enabled
     if new_link:
         link.token = new_share_token()

@@ -3,6 +3,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from decks.i18n import pick
 from rules_check import DEFAULT_FORMAT, FORMATS, DeckListError, decode
 from rules_check.decklist import MAX_BYTES
 
@@ -31,7 +32,7 @@ class CheckDeckForm(forms.Form):
         try:
             return decode(upload.read(MAX_BYTES + 1))
         except DeckListError as exc:
-            raise forms.ValidationError(str(exc)) from None
+            raise forms.ValidationError(pick(exc.message, exc.message_en)) from None
 
     def deck_text(self) -> str:
         return self.cleaned_data.get("file") or self.cleaned_data.get("list") or ""

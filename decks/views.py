@@ -4,6 +4,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from decks.forms import CheckDeckForm
+from decks.i18n import pick
 from decks.legality import check_list
 from decks.presenters import present_verdict
 from rules_check import DeckListError
@@ -20,7 +21,7 @@ def check_deck(request: HttpRequest) -> HttpResponse:
             try:
                 parsed, verdict = check_list(text, form.cleaned_data["format"])
             except DeckListError as exc:
-                form.add_error("list", str(exc))
+                form.add_error("list", pick(exc.message, exc.message_en))
                 status = 400
             else:
                 context.update(present_verdict(text, parsed, verdict))

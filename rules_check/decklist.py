@@ -47,7 +47,13 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
 class DeckListError(ValueError):
-    """The input is not a deck list at all (not UTF-8 text, too large): nothing was parsed."""
+    """The input is not a deck list at all (not UTF-8 text, too large): nothing was parsed.
+    str() is the English message; `message` is the Chinese one."""
+
+    def __init__(self, message_en: str, message: str = "") -> None:
+        super().__init__(message_en)
+        self.message_en = message_en
+        self.message = message or message_en
 
 
 @dataclass
@@ -62,20 +68,26 @@ class ParsedList:
 def decode(data: bytes) -> str:
     """Bytes of an uploaded or piped list as text, or DeckListError saying why not."""
     if len(data) > MAX_BYTES:
-        raise DeckListError(f"The list is {len(data):,} bytes; at most {MAX_BYTES // 1024} KiB is accepted.")
+        raise DeckListError(
+            f"The list is {len(data):,} bytes; at most {MAX_BYTES // 1024} KiB is accepted.",
+            f"牌表有 {len(data):,} 位元組，最多只接受 {MAX_BYTES // 1024} KiB。",
+        )
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise DeckListError("The list is not UTF-8 text (save it as UTF-8, or paste it as text).") from None
+        raise DeckListError(
+            "The list is not UTF-8 text (save it as UTF-8, or paste it as text).",
+            "牌表不是 UTF-8 文字（請存成 UTF-8，或直接貼上文字）。",
+        ) from None
     check_text(text)
     return text
 
 
 def check_text(text: str) -> None:
     if len(text.encode("utf-8")) > MAX_BYTES:
-        raise DeckListError(f"The list is longer than {MAX_BYTES // 1024} KiB.")
+        raise DeckListError(f"The list is longer than {MAX_BYTES // 1024} KiB.", f"牌表超過 {MAX_BYTES // 1024} KiB。")
     if "\x00" in text:
-        raise DeckListError("The list contains NUL bytes: it is not a text file.")
+        raise DeckListError("The list contains NUL bytes: it is not a text file.", "牌表含有 NUL 位元組：不是文字檔。")
 
 
 def parse(text: str, lookup: Lookup) -> ParsedList:

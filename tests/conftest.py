@@ -58,3 +58,13 @@ def pytest_collection_modifyitems(config, items):  # type: ignore[no-untyped-def
         return bool({"transactional_db", "live_server"} & set(getattr(item, "fixturenames", ())))
 
     items.sort(key=flushes)
+
+
+@pytest.fixture
+def english(settings):  # type: ignore[no-untyped-def]
+    """Pages, API answers and messages in English, for tests that read English words."""
+    from django.utils import translation
+
+    settings.LANGUAGE_CODE = "en"
+    with translation.override("en"):
+        yield

@@ -17,7 +17,8 @@ from collection.models import CollectionChange, CollectionEntry, WishlistEntry
 from collection.queries import completion
 from tests.collection_helpers import own
 
-pytestmark = pytest.mark.django_db
+# Messages are read in English here; tests/test_i18n.py covers the other languages.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 
 def counts(user, code: str) -> tuple[int, int]:  # type: ignore[no-untyped-def]

@@ -13,7 +13,8 @@ from collection.csv_io import escape_cell, plan_import
 from collection.models import CollectionChange, CollectionEntry
 from tests.collection_helpers import own
 
-pytestmark = pytest.mark.django_db
+# Messages are read in English here; tests/test_i18n.py covers the other languages.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 
 def snapshot(user) -> dict[str, tuple[int, int]]:  # type: ignore[no-untyped-def]

@@ -7,7 +7,8 @@ from django.test import Client
 
 from catalog.query import QueryError, parse
 
-pytestmark = pytest.mark.django_db
+# Messages are read in English here; tests/test_i18n.py covers the other languages.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 
 def found(client: Client, q: str) -> list[str]:
