@@ -46,6 +46,7 @@ typecheck: install
 bench: install
 	$(BIN)/python bench/legality.py
 	$(BIN)/python bench/collection_import.py
+	$(BIN)/python bench/search.py
 
 # Production: DEBUG off, hashed static files served by whitenoise, gunicorn.
 serve-prod: messages

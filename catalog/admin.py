@@ -1,7 +1,7 @@
 from django.contrib import admin
 
 from catalog import cache_version
-from catalog.models import Card, CardSet
+from catalog.models import Card, CardSet, rebuild_search_keys
 
 
 @admin.register(CardSet)
@@ -22,4 +22,5 @@ class CardAdmin(admin.ModelAdmin):
         # A maintainer's correction must refresh the search keys and every cached answer.
         obj.compute_derived()
         super().save_model(request, obj, form, change)
+        rebuild_search_keys([obj])
         cache_version.bump()

@@ -14,7 +14,7 @@ from typing import Any
 from django.db import transaction
 
 from catalog import cache_version
-from catalog.models import Card, CardSet
+from catalog.models import Card, CardSet, rebuild_search_keys
 from catalog.vocab import Element, Faction, Kind, Speed, Tier, TroopClass
 from rules_check.codes import normalize_code
 
@@ -189,6 +189,10 @@ def load_catalog(path: Path = DATA_FILE) -> LoadReport:
         Card.objects.bulk_create(to_create)
         if to_update:
             Card.objects.bulk_update(to_update, [*CARD_FIELDS, "set", *derived])
+        # bulk_create gives ids on SQLite and PostgreSQL alike; the index follows every change
+        # (cards without keys too: a database migrated from before the index existed)
+        unindexed = list(Card.objects.filter(search_keys_set__isnull=True).exclude(pk__in=[c.pk for c in to_update]))
+        rebuild_search_keys(to_update + unindexed)
         report.not_in_file = sorted(set(existing) - {c["code"] for c in cards})
         if report.added or report.changed or report.sets_added or report.sets_changed:
             transaction.on_commit(cache_version.bump)

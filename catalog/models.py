@@ -123,6 +123,13 @@ class Card(models.Model):
             return None
         return f"{Tier(self.tier).label}{'★' * self.stars}"
 
+    def search_keys(self) -> set[str]:
+        from catalog import textkeys
+
+        readings = [k for k in self.pinyin_key.split("|") if k]
+        initials = [k for k in self.initials_key.split("|") if k]
+        return textkeys.search_keys(self.name, self.code, readings, initials)
+
     def compute_derived(self) -> None:
         from catalog import textkeys
 
@@ -135,3 +142,38 @@ class Card(models.Model):
         self.search_blob = textkeys.search_text(self.name, self.text)
         self.code_key = textkeys.code_key(self.code)
         self.name_sort = textkeys.sort_key(self.name)
+
+
+class SearchKeyQuerySet(models.QuerySet["SearchKey"]):
+    def starting_with(self, prefixes: list[str]) -> SearchKeyQuerySet:
+        """Keys that start with any of the prefixes: index range scans, no full-table LIKE."""
+        from catalog import textkeys
+
+        cond = Q()
+        for prefix in prefixes:
+            low, high = textkeys.prefix_range(prefix)
+            cond |= Q(key__gte=low, key__lt=high) if high else Q(key__gte=low)
+        return self.filter(cond) if cond else self.none()
+
+
+class SearchKey(models.Model):
+    """One way of finding a card by a prefix (see catalog.textkeys.search_keys). Rebuilt with
+    the card whenever the catalogue loads or a maintainer edits a card."""
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="search_keys_set")
+    key = models.CharField(max_length=96, db_index=True)
+
+    objects = SearchKeyQuerySet.as_manager()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["card", "key"], name="search_key_once_per_card")]
+
+    def __str__(self) -> str:
+        return self.key
+
+
+def rebuild_search_keys(cards: list[Card]) -> None:
+    SearchKey.objects.filter(card__in=cards).delete()
+    SearchKey.objects.bulk_create(
+        [SearchKey(card=card, key=key) for card in cards for key in sorted(card.search_keys())], batch_size=2000
+    )

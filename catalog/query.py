@@ -20,6 +20,7 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from catalog import search, textkeys, vocab
+from catalog.models import SearchKey
 
 
 class QueryError(ValueError):
@@ -277,7 +278,7 @@ def _and(children: tuple[Node, ...]) -> Q:
     folded = textkeys.fold_pinyin("".join(words))
     if len(words) > 1 and len(words) == len(children) and re.fullmatch(r"[a-zv]+", folded):
         # "liu bei", "liú bèi": one name typed with spaces
-        result |= Q(pinyin_key__contains="|" + folded) | Q(initials_key__contains="|" + folded)
+        result |= Q(pk__in=SearchKey.objects.starting_with([folded]).values("card_id"))
     return result
 
 

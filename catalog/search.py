@@ -12,6 +12,7 @@ import re
 from django.db.models import Case, IntegerField, Q, Value, When
 
 from catalog import textkeys
+from catalog.models import SearchKey
 from rules_check.codes import ASCII_PREFIXES, normalize_code
 
 _PINYIN_LIKE = re.compile(r"^[a-zv]+$")
@@ -21,18 +22,18 @@ _CODE_STARTS = {prefix[:2].lower() for prefix in ASCII_PREFIXES}
 
 def term_condition(term: str) -> Q:
     """Cards whose name, code, pinyin or text match one search word."""
-    key = textkeys.name_key(term)
-    cond = Q(name_key__contains=key) | Q(search_blob__contains=term.lower())
+    prefixes = [textkeys.hex_key(textkeys.name_key(term))]  # a part of the name, either script
+    folded = textkeys.fold_pinyin(term)
+    if _PINYIN_LIKE.match(folded):
+        prefixes.append(folded)  # the start of a pinyin reading or of the initials
+    code_key = textkeys.code_key(term)
+    if code_key and re.match(r"^[a-z]+\d*$", code_key) and code_key[:2] in _CODE_STARTS:
+        prefixes.append(code_key)  # the start of a code
+    cond = Q(pk__in=SearchKey.objects.starting_with(prefixes).values("card_id"))
     code = normalize_code(term)
     if code:
         cond |= Q(code=code)
-    code_key = textkeys.code_key(term)
-    if code_key and re.match(r"^[a-z]+\d*$", code_key) and code_key[:2] in _CODE_STARTS:
-        cond |= Q(code_key__startswith=code_key)
-    folded = textkeys.fold_pinyin(term)
-    if _PINYIN_LIKE.match(folded):
-        cond |= Q(pinyin_key__contains="|" + folded) | Q(initials_key__contains="|" + folded)
-    return cond
+    return cond | Q(search_blob__contains=term.lower())
 
 
 def rank_expression(term: str) -> Case:

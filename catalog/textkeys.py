@@ -78,8 +78,11 @@ def joined_key(values: list[str]) -> str:
 
 def search_text(*parts: str | None) -> str:
     """Both scripts of the given texts, lower case, for plain substring search."""
-    joined = " ".join(p for p in parts if p)
-    return f"{joined.lower()} {to_simplified(joined).lower()} {to_traditional(joined).lower()}"
+    joined = " ".join(p for p in parts if p).lower()
+    # Each distinct form once: the printed text is usually already the Traditional form, and a
+    # shorter blob is a faster scan.
+    forms = dict.fromkeys([joined, to_simplified(joined), to_traditional(joined)])
+    return " | ".join(forms)
 
 
 def code_key(code: str) -> str:
@@ -90,3 +93,38 @@ def code_key(code: str) -> str:
 def sort_key(name: str) -> str:
     """The name's usual pinyin reading, for sorting Chinese names the way a dictionary does."""
     return " ".join(lazy_pinyin(to_simplified(name), errors="ignore"))
+
+
+# --- prefix keys for the search index (catalog.models.SearchKey) -------------------------------
+#
+# Every key is written in the alphabet 0-9a-z only, so that "starts with" is a plain range
+# [prefix, next_prefix) that a B-tree index answers the same way under any database collation.
+# Chinese is written as the hex of its UTF-8 bytes; a substring of a name is then the start of
+# one of the name's suffixes.
+
+_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def hex_key(text: str) -> str:
+    return text.encode("utf-8").hex()
+
+
+def prefix_range(prefix: str) -> tuple[str, str | None]:
+    """[low, high) of the keys that start with `prefix` (high None: no upper bound)."""
+    chars = list(prefix)
+    while chars:
+        index = _ALPHABET.find(chars[-1])
+        if index < len(_ALPHABET) - 1:
+            chars[-1] = _ALPHABET[index + 1]
+            return prefix, "".join(chars)
+        chars.pop()
+    return prefix, None
+
+
+def search_keys(name: str, code: str, readings: list[str], initials: list[str]) -> set[str]:
+    """The keys one card is found by: every suffix of its name (both scripts), every pinyin
+    reading and string of initials, and its code without punctuation."""
+    keys = set(readings) | set(initials) | {code_key(code)}
+    for form in {name_key(name), _SPACES.sub("", to_traditional(name)).lower()}:
+        keys |= {hex_key(form[i:]) for i in range(len(form))}
+    return {k for k in keys if k and len(k) <= 96}

@@ -139,3 +139,30 @@ def test_the_syntax_help_page_lists_every_keyword_with_examples(client: Client) 
                  "life", "speed", "element", "text", "系列", "陣營", "cost&lt;=3", "or", "-kind:general"):  # fmt: skip
         assert word in html, word
     assert 'href="/cards/?q=class%3A%E9%A8%8E%E5%85%B5"' in html  # examples are links
+
+
+def test_the_search_index_is_rebuilt_by_loadcatalog_when_missing(client: Client) -> None:
+    from django.core.management import call_command
+
+    from catalog.models import SearchKey
+
+    SearchKey.objects.all().delete()
+    assert found(client, "liubei") == []
+    call_command("loadcatalog", verbosity=0)
+    assert found(client, "liubei")[0] == "WJ-001"
+
+
+def test_a_maintainers_correction_in_the_admin_is_searchable_at_once(charlie) -> None:  # type: ignore[no-untyped-def]
+    from catalog.models import Card
+
+    charlie.is_superuser = True
+    charlie.save()
+    admin = Client()
+    admin.force_login(charlie)
+    card = Card.objects.get(code="YXJQ-003")
+    data = {"code": card.code, "name": "新兵甲", "set": card.set_id, "kind": card.kind, "cost": 2, "power": 1,
+            "health": 3, "troop_class": "infantry", "affiliation": "江湖散人", "tier": "bronze", "stars": 1}  # fmt: skip
+    response = admin.post(f"/admin/catalog/card/{card.pk}/change/", data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert found(admin, "xinbingjia") == ["YXJQ-003"]
+    assert found(admin, "兵甲")[0] == "YXJQ-003"
