@@ -32,6 +32,10 @@ class CardQuerySet(models.QuerySet["Card"]):
             return None
         return self.select_related("set").filter(code=code).first()
 
+    def generals_for_choice(self) -> CardQuerySet:
+        """What a deck's general may be: generals and awakened generals."""
+        return self.filter(kind__in=[Kind.GENERAL, Kind.AWAKENED_GENERAL]).order_by("position")
+
     def with_set(self) -> CardQuerySet:
         return self.select_related("set")
 

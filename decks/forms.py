@@ -36,3 +36,47 @@ class CheckDeckForm(forms.Form):
 
     def deck_text(self) -> str:
         return self.cleaned_data.get("file") or self.cleaned_data.get("list") or ""
+
+
+class DeckSettingsForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=100)
+    format = forms.ChoiceField(label=_("Format"), choices=format_choices)
+    description = forms.CharField(
+        label=_("Description (Markdown)"), required=False, max_length=10_000, widget=forms.Textarea(attrs={"rows": 4})
+    )
+    public = forms.BooleanField(label=_("Public: anyone with the link can read it, and it is listed"), required=False)
+
+
+class EntryForm(forms.Form):
+    action = forms.ChoiceField(choices=[(a, a) for a in ("inc", "dec", "set", "remove", "general", "no_general")])
+    card = forms.CharField(max_length=60, required=False)
+    count = forms.IntegerField(min_value=0, max_value=999, required=False)
+    section = forms.ChoiceField(choices=[("main", "main"), ("reinforcements", "reinforcements")], required=False)
+
+
+class ImportDeckForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=100, initial=_("Imported deck"))
+    format = forms.ChoiceField(label=_("Format"), choices=format_choices, initial=DEFAULT_FORMAT)
+    text = forms.CharField(
+        label=_("Deck list or deck code"),
+        required=False,
+        max_length=MAX_BYTES,
+        strip=False,
+        widget=forms.Textarea(attrs={"class": "decklist", "spellcheck": "false"}),
+    )
+    file = forms.FileField(label=_("…or a .txt file"), required=False)
+
+    def clean_file(self) -> str | None:
+        upload = self.cleaned_data.get("file")
+        if not upload:
+            return None
+        try:
+            return decode(upload.read(MAX_BYTES + 1))
+        except DeckListError as exc:
+            raise forms.ValidationError(pick(exc.message, exc.message_en)) from None
+
+    def clean(self) -> dict:  # type: ignore[type-arg]
+        data = super().clean() or {}
+        if not (data.get("file") or (data.get("text") or "").strip()):
+            raise forms.ValidationError(_("Paste a deck list or a deck code, or choose a file."))
+        return data

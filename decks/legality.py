@@ -7,6 +7,7 @@ It resolves what players type to cards (catalog.lookup) and hands plain data to 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from catalog.lookup import catalog_index
 from rules_check import (
@@ -60,3 +61,18 @@ def check_structured(
             else:
                 getattr(deck, section).append(Entry(card=found, count=requested.count))
     return check(deck, fmt, earlier)
+
+
+def deck_for_rules(data: Any) -> Deck:
+    """A stored deck (decks.services.DeckData) as rules_check's plain data: no query, the
+    catalogue index resolves every code, so a deck of any size costs the same."""
+    index = catalog_index()
+    return Deck(
+        generals=[Entry(index.by_code[data.general])] if data.general else [],
+        main=[Entry(index.by_code[code], count) for code, count in data.main.items()],
+        reinforcements=[Entry(index.by_code[code], count) for code, count in data.reinforcements.items()],
+    )
+
+
+def check_deck_snapshot(data: Any) -> Verdict:
+    return check(deck_for_rules(data), get_format(data.format))

@@ -1,8 +1,22 @@
 from django.urls import path
 
-from decks import views
+from decks import deck_views, views
 
 app_name = "decks"
 urlpatterns = [
     path("check/", views.check_deck, name="check"),
+    path("decks/", deck_views.public_list, name="public"),
+    path("decks/mine/", deck_views.my_decks, name="mine"),
+    path("decks/new/", deck_views.new_deck, name="new"),
+    path("decks/import/", deck_views.import_deck, name="import"),
+    path("decks/<int:deck_id>/", deck_views.detail, name="detail"),
+    path("decks/<int:deck_id>/build/", deck_views.build, name="build"),
+    path("decks/<int:deck_id>/change/", deck_views.change, name="change"),
+    path("decks/<int:deck_id>/delete/", deck_views.delete, name="delete"),
+    path("decks/<int:deck_id>/clone/", deck_views.clone, name="clone"),
+    path("decks/<int:deck_id>/history/", deck_views.history, name="history"),
+    path("decks/<int:deck_id>/history/<int:number>/restore/", deck_views.restore, name="restore"),
+    path("decks/<int:deck_id>/export.txt", deck_views.export_text, name="export"),
+    path("decks/<int:deck_id>/sheet/", deck_views.sheet, name="sheet"),
+    path("decks/<int:deck_id>/want-missing/", deck_views.want_missing, name="want-missing"),
 ]

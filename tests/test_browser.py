@@ -8,6 +8,7 @@ test-artifacts/screenshots/.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -144,3 +145,49 @@ def test_sign_up_and_count_cards_without_reloads(site: str, page) -> None:  # ty
     assert "新兵" in page.locator("table.cards").inner_text()
     page.goto(f"{site}/collection/completion/")
     shoot(page, "completion")
+
+
+def test_build_a_deck_until_legal_export_it_and_check_it(site: str, browser) -> None:  # type: ignore[no-untyped-def]
+    from django.contrib.auth import get_user_model
+
+    from tests.deck_helpers import LEGAL_MAIN
+
+    get_user_model().objects.create_user("builder", password="a-long-builder-password-7")
+    context = browser.new_context(viewport=DESKTOP, locale="zh-TW")
+    page = context.new_page()
+    page.goto(f"{site}/accounts/login/")
+    page.fill("#id_username", "builder")
+    page.fill("#id_password", "a-long-builder-password-7")
+    page.click("form.stack-form button[type=submit]")
+    page.goto(f"{site}/decks/mine/")
+    page.click("text=新牌庫")
+    page.wait_for_url("**/build/")
+    page.evaluate("window.__marker = 'same page'")
+    page.fill("#builder-q", "liubei")
+    page.wait_for_selector('#search-results button[value="general"]')
+    page.click('#search-results button[value="general"]')
+    page.wait_for_selector(".general-choice >> text=劉備")
+    codes = list(LEGAL_MAIN.items())
+    for code, count in codes:
+        page.fill("#builder-q", code)
+        page.wait_for_selector(f'#search-results li:has-text("{code}") button[value="inc"]')
+        for _ in range(count):
+            before = page.locator("#verdict").inner_text()
+            page.click(f'#search-results li:has-text("{code}") button[value="inc"]')
+            page.wait_for_function("b => document.querySelector('#verdict').innerText !== b", arg=before)
+    page.wait_for_selector('#verdict[data-legal="true"]')
+    assert page.evaluate("window.__marker") == "same page"  # every change without a reload
+    shoot(page, "builder")
+    deck_url = page.url.replace("/build/", "/")
+    page.goto(deck_url)
+    shoot(page, "deck")
+    text = page.request.get(deck_url + "export.txt").text()
+    page.goto(f"{site}/check/")
+    page.fill("#id_list", text)
+    page.wait_for_selector(".verdict.legal")
+    page.goto(deck_url + "sheet/")
+    shoot(page, "registration-sheet")
+    pdf = page.pdf(format="A4", print_background=True)  # what the browser's "save as PDF" gives
+    (ARTIFACTS / "registration-sheet.pdf").write_bytes(pdf)
+    assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) == 1  # one A4 page
+    context.close()

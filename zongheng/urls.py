@@ -9,6 +9,7 @@ from catalog import views as catalog_views
 from collection import accounts
 from collection import api as collection_api
 from decks import api as decks_api
+from decks import deck_api
 
 api_patterns = [
     path("cards/", catalog_api.CardListView.as_view(), name="card-list"),
@@ -19,6 +20,11 @@ api_patterns = [
     path("collection/", collection_api.CollectionListView.as_view(), name="collection-list"),
     path("collection/stats/", collection_api.CollectionStatsView.as_view(), name="collection-stats"),
     path("collection/<str:code>/", collection_api.CollectionEntryView.as_view(), name="collection-entry"),
+    path("decks/", deck_api.DeckListView.as_view(), name="deck-list"),
+    path("decks/<int:deck_id>/", deck_api.DeckDetailView.as_view(), name="deck-detail"),
+    path("decks/<int:deck_id>/legality/", deck_api.DeckLegalityView.as_view(), name="deck-legality"),
+    path("decks/<int:deck_id>/missing/", deck_api.DeckMissingView.as_view(), name="deck-missing"),
+    path("decks/<int:deck_id>/export/", deck_api.DeckExportView.as_view(), name="deck-export"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
@@ -47,3 +53,6 @@ if settings.DEBUG:  # uploaded media in development; production serves /media/ f
     from django.conf.urls.static import static
 
     urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)
+
+handler404 = "zongheng.views.not_found"
+handler500 = "zongheng.views.server_error"

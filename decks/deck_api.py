@@ -1,0 +1,292 @@
+"""Decks over the API: /api/decks/ and /api/decks/<id>/ (+ legality/, missing/, export/).
+
+Anyone reads public decks; only the owner changes a deck. Another user's private deck is a 404.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.parsers import JSONParser
+from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from catalog.lookup import catalog_index
+from decks import deckcode, services
+from decks.api import StrictCharField, VerdictOutputSerializer
+from decks.legality import check_deck_snapshot, check_list, deck_for_rules
+from decks.models import FORMAT_CHOICES, MAX_ENTRY_COUNT, Deck
+from decks.stats import deck_view
+from rules_check import DeckListError, export
+from zongheng.pagination import StrictPageNumberPagination
+
+ERROR = OpenApiResponse(OpenApiTypes.OBJECT, description="{field: [messages]} or {detail: message}")
+
+
+class DeckEntrySerializer(serializers.Serializer):
+    card = StrictCharField(max_length=60, help_text="A card code (aliases accepted)")
+    count = serializers.IntegerField(min_value=1, max_value=MAX_ENTRY_COUNT)
+
+
+class DeckInputSerializer(serializers.Serializer):
+    name = StrictCharField(max_length=100)
+    format = serializers.ChoiceField(choices=[c for c, _ in FORMAT_CHOICES], default="standard")
+    general = StrictCharField(max_length=60, required=False, allow_null=True, allow_blank=True)
+    cards = DeckEntrySerializer(many=True, required=False, max_length=500)
+    reinforcements = DeckEntrySerializer(many=True, required=False, max_length=100)
+    list = StrictCharField(required=False, max_length=64 * 1024, trim_whitespace=False, help_text="Deck-list text")
+    deck_code = StrictCharField(required=False, max_length=deckcode.MAX_CODE_LENGTH)
+    description = StrictCharField(required=False, allow_blank=True, max_length=10_000)
+    public = serializers.BooleanField(required=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        sources = [k for k in ("list", "deck_code") if k in attrs]
+        if len(sources) > 1 or (sources and {"general", "cards", "reinforcements"} & set(attrs)):
+            raise ValidationError({"list": ["Give the cards one way: cards/general, list, or deck_code."]})
+        return attrs
+
+
+class DeckOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    owner = serializers.CharField()
+    format = serializers.CharField()
+    general = serializers.CharField(allow_null=True)
+    cards = DeckEntrySerializer(many=True)
+    reinforcements = DeckEntrySerializer(many=True)
+    description = serializers.CharField()
+    public = serializers.BooleanField()
+    created = serializers.DateTimeField()
+    updated = serializers.DateTimeField()
+    legal = serializers.BooleanField()
+    main_deck_count = serializers.IntegerField()
+    deck_code = serializers.CharField()
+
+
+def deck_json(deck: Deck) -> dict[str, Any]:
+    data = services.snapshot_of(deck)
+    return {
+        "id": deck.pk,
+        "name": deck.name,
+        "owner": deck.owner.username,
+        "format": deck.format,
+        "general": data.general,
+        "cards": [{"card": c, "count": n} for c, n in sorted(data.main.items())],
+        "reinforcements": [{"card": c, "count": n} for c, n in sorted(data.reinforcements.items())],
+        "description": deck.description,
+        "public": deck.public,
+        "created": deck.created,
+        "updated": deck.updated,
+        "legal": deck.is_legal,
+        "main_deck_count": deck.main_count,
+        "deck_code": deckcode.encode(data.format, data.general, data.main, data.reinforcements),
+    }
+
+
+def _code(text: str, field: str) -> str:
+    facts = catalog_index().lookup(text)
+    if facts is None:
+        raise ValidationError({field: [f"No card {text[:40]!r}."]})
+    return facts.code
+
+
+def _data_from(payload: dict[str, Any], base: services.DeckData) -> services.DeckData:
+    """The deck a request describes, on top of `base` (PATCH keeps what it does not name)."""
+    data = services.DeckData(
+        name=payload.get("name", base.name),
+        format=payload.get("format", base.format),
+        general=base.general,
+        main=dict(base.main),
+        reinforcements=dict(base.reinforcements),
+        description=payload.get("description", base.description),
+    )
+    if "deck_code" in payload:
+        try:
+            decoded = deckcode.decode(payload["deck_code"])
+        except deckcode.DeckCodeError as exc:
+            raise ValidationError({"deck_code": [str(exc)]}) from None
+        data.format, data.general, data.main, data.reinforcements = (
+            decoded.format, decoded.general, decoded.main, decoded.reinforcements)  # fmt: skip
+    elif "list" in payload:
+        try:
+            parsed, _verdict = check_list(payload["list"], data.format)
+        except DeckListError as exc:
+            raise ValidationError({"list": [str(exc)]}) from None
+        if parsed.problems:
+            raise ValidationError({"list": [p.message_en for p in parsed.problems]})
+        totals = parsed.deck.totals()
+        data.general = next(iter(totals["generals"]), None)
+        data.main, data.reinforcements = totals["main"], totals["reinforcements"]
+    else:
+        if "general" in payload:
+            data.general = _code(payload["general"], "general") if payload["general"] else None
+        for field, target in (("cards", "main"), ("reinforcements", "reinforcements")):
+            if field in payload:
+                entries: dict[str, int] = {}
+                for item in payload[field]:
+                    code = _code(item["card"], field)
+                    entries[code] = entries.get(code, 0) + item["count"]
+                setattr(data, target, entries)
+    return data
+
+
+def _save(deck: Deck, data: services.DeckData, payload: dict[str, Any], note: str) -> Deck:
+    if "public" in payload:
+        deck.public = payload["public"]
+    try:
+        return services.save_deck(deck, data, note=note)
+    except services.DeckError as exc:
+        raise ValidationError({"cards": [str(exc)]}) from None
+
+
+class DeckPageSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.CharField(allow_null=True)
+    previous = serializers.CharField(allow_null=True)
+    results = DeckOutputSerializer(many=True)
+
+
+class DeckListView(APIView):
+    """My decks (and `?public=1` for everyone's public decks); anonymous: public decks. POST creates."""
+
+    permission_classes = [IsAuthenticatedOrReadOnly]
+    parser_classes = [JSONParser]
+
+    def get_queryset(self, request: Request) -> QuerySet[Deck]:
+        if request.query_params.get("public", "0") not in ("0", "1"):
+            raise ValidationError({"public": ["must be 0 or 1"]})
+        if request.user.is_authenticated and request.query_params.get("public") != "1":
+            return Deck.objects.owned_by(request.user)
+        return Deck.objects.filter(public=True)
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("public", {"type": "integer", "enum": [0, 1]}, description="1: everyone's public decks"),
+            OpenApiParameter("page", {"type": "integer", "minimum": 1, "maximum": 10**6}),
+            OpenApiParameter("page_size", {"type": "integer", "minimum": 1, "maximum": 500}),
+        ],
+        responses={200: DeckPageSerializer, 400: ERROR, 404: ERROR},
+    )
+    def get(self, request: Request) -> Response:
+        paginator = StrictPageNumberPagination()
+        decks = paginator.paginate_queryset(self.get_queryset(request).select_related("owner"), request, view=self)
+        return paginator.get_paginated_response([deck_json(d) for d in decks or []])
+
+    @extend_schema(request=DeckInputSerializer, responses={201: DeckOutputSerializer, 400: ERROR, 401: ERROR})
+    def post(self, request: Request) -> Response:
+        payload = DeckInputSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        empty = services.DeckData("", payload.validated_data["format"], None, {}, {})
+        data = _data_from(payload.validated_data, empty)
+        deck = _save(Deck(owner=request.user), data, payload.validated_data, note="api")
+        return Response(DeckOutputSerializer(deck_json(deck)).data, status=status.HTTP_201_CREATED)
+
+
+def _visible(request: Request, deck_id: int) -> Deck:
+    deck = Deck.objects.visible_to(request.user).select_related("owner").filter(pk=deck_id).first()
+    if deck is None:
+        raise NotFound("No such deck.")
+    return deck
+
+
+def _owned(request: Request, deck_id: int) -> Deck:
+    deck = _visible(request, deck_id)
+    if deck.owner_id != request.user.pk:
+        raise PermissionDenied("Only its owner changes a deck.")
+    return deck
+
+
+class DeckDetailView(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+    parser_classes = [JSONParser]
+
+    @extend_schema(responses={200: DeckOutputSerializer, 404: ERROR})
+    def get(self, request: Request, deck_id: int) -> Response:
+        return Response(DeckOutputSerializer(deck_json(_visible(request, deck_id))).data)
+
+    @extend_schema(
+        request=DeckInputSerializer,
+        responses={200: DeckOutputSerializer, 400: ERROR, 401: ERROR, 403: ERROR, 404: ERROR},
+    )
+    def put(self, request: Request, deck_id: int) -> Response:
+        return self._write(request, deck_id, partial=False)
+
+    @extend_schema(
+        request=DeckInputSerializer,
+        responses={200: DeckOutputSerializer, 400: ERROR, 401: ERROR, 403: ERROR, 404: ERROR},
+    )
+    def patch(self, request: Request, deck_id: int) -> Response:
+        return self._write(request, deck_id, partial=True)
+
+    @extend_schema(responses={204: None, 401: ERROR, 403: ERROR, 404: ERROR})
+    def delete(self, request: Request, deck_id: int) -> Response:
+        _owned(request, deck_id).delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    def _write(self, request: Request, deck_id: int, partial: bool) -> Response:
+        deck = _owned(request, deck_id)
+        payload = DeckInputSerializer(data=request.data, partial=partial)
+        payload.is_valid(raise_exception=True)
+        base = services.snapshot_of(deck) if partial else services.DeckData(deck.name, deck.format, None, {}, {})
+        data = _data_from(payload.validated_data, base)
+        deck = _save(deck, data, payload.validated_data, note="api")
+        return Response(DeckOutputSerializer(deck_json(deck)).data)
+
+
+class DeckLegalityView(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(responses={200: VerdictOutputSerializer, 404: ERROR})
+    def get(self, request: Request, deck_id: int) -> Response:
+        deck = _visible(request, deck_id)
+        return Response(VerdictOutputSerializer(check_deck_snapshot(services.snapshot_of(deck)).to_dict()).data)
+
+
+class MissingSerializer(serializers.Serializer):
+    card = serializers.CharField()
+    name = serializers.CharField()
+    needed = serializers.IntegerField()
+    owned = serializers.IntegerField()
+    missing = serializers.IntegerField()
+
+
+class MissingOutputSerializer(serializers.Serializer):
+    missing = MissingSerializer(many=True)
+
+
+class DeckMissingView(APIView):
+    """What the requester lacks, by their own collection, to build this deck (foils count)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: MissingOutputSerializer, 401: ERROR, 404: ERROR})
+    def get(self, request: Request, deck_id: int) -> Response:
+        view = deck_view(_visible(request, deck_id), request.user)
+        missing = [{"card": line.card.code, "name": line.card.name, "needed": line.entry.count, "owned": line.owned,
+                    "missing": line.missing} for line in view.missing]  # fmt: skip
+        return Response({"missing": missing})
+
+
+class ExportOutputSerializer(serializers.Serializer):
+    text = serializers.CharField()
+    deck_code = serializers.CharField()
+
+
+class DeckExportView(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(responses={200: ExportOutputSerializer, 404: ERROR})
+    def get(self, request: Request, deck_id: int) -> Response:
+        deck = _visible(request, deck_id)
+        data = services.snapshot_of(deck)
+        return Response({
+            "text": export(deck_for_rules(data), title=deck.name, fmt=deck.format),
+            "deck_code": deckcode.encode(data.format, data.general, data.main, data.reinforcements),
+        })  # fmt: skip

@@ -1,0 +1,294 @@
+"""The deck builder, deck pages, history, import and export, the public list, the print sheet."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from catalog.filters import CardFilter
+from catalog.lookup import catalog_index
+from catalog.models import Card
+from catalog.vocab import Faction
+from collection.queries import with_counts
+from collection.services import set_wanted
+from decks import deckcode, services
+from decks.forms import DeckSettingsForm, EntryForm, ImportDeckForm
+from decks.legality import check_deck_snapshot, check_list, deck_for_rules
+from decks.models import FORMAT_CHOICES, MAIN, REINFORCEMENTS, Deck, DeckVersion
+from decks.stats import curve_svg, deck_view, render_description
+from rules_check import DeckListError, export
+
+_IMPORT_NOTES = "deck_import_notes"
+
+
+def _own_deck(request: HttpRequest, deck_id: int) -> Deck:
+    # Another user's deck is a 404, never a 403: its existence is private too.
+    return get_object_or_404(Deck.objects.owned_by(request.user), pk=deck_id)
+
+
+def _visible_deck(request: HttpRequest, deck_id: int) -> Deck:
+    return get_object_or_404(Deck.objects.visible_to(request.user).select_related("owner", "general"), pk=deck_id)
+
+
+def _deck_context(request: HttpRequest, deck: Deck) -> dict[str, Any]:
+    data = services.snapshot_of(deck)
+    verdict = check_deck_snapshot(data)
+    view = deck_view(deck, request.user)
+    return {
+        "deck": deck,
+        "view": view,
+        "verdict": verdict,
+        "bad_cards": {code for p in verdict.problems if p.severity == "error" for code in p.cards},
+        "curve": curve_svg(view.curve),
+        "deck_code": deckcode.encode(data.format, data.general, data.main, data.reinforcements),
+        "is_owner": request.user.is_authenticated and deck.owner_id == request.user.pk,
+    }
+
+
+@login_required
+def my_decks(request: HttpRequest) -> HttpResponse:
+    decks = Deck.objects.owned_by(request.user).select_related("general")
+    return render(request, "decks/my_decks.html", {"decks": decks})
+
+
+@login_required
+@require_POST
+def new_deck(request: HttpRequest) -> HttpResponse:
+    deck = services.save_deck(
+        Deck(owner=request.user),
+        services.DeckData(name=_("New deck"), format="standard", general=None, main={}, reinforcements={}),
+        note=_("created"),
+    )
+    return redirect("decks:build", deck.pk)
+
+
+def detail(request: HttpRequest, deck_id: int) -> HttpResponse:
+    deck = _visible_deck(request, deck_id)
+    context = _deck_context(request, deck)
+    context["description"] = render_description(deck.description)
+    return render(request, "decks/detail.html", context)
+
+
+@login_required
+def build(request: HttpRequest, deck_id: int) -> HttpResponse:
+    deck = _own_deck(request, deck_id)
+    if request.method == "POST":
+        form = DeckSettingsForm(request.POST)
+        if form.is_valid():
+            data = services.snapshot_of(deck)
+            data.name, data.format = form.cleaned_data["name"], form.cleaned_data["format"]
+            data.description = form.cleaned_data["description"]
+            deck.public = form.cleaned_data["public"]
+            services.save_deck(deck, data, note=_("settings"))
+            messages.success(request, _("Saved."))
+            return redirect("decks:build", deck.pk)
+    else:
+        form = DeckSettingsForm(initial={"name": deck.name, "format": deck.format, "description": deck.description,
+                                         "public": deck.public})  # fmt: skip
+    card_filter = CardFilter(request.GET, queryset=with_counts(Card.objects.with_set(), request.user))
+    results = card_filter.qs[:30] if card_filter.is_valid() else Card.objects.none()
+    if request.htmx and request.method == "GET" and request.htmx.target == "search-results":
+        return render(request, "decks/_search_results.html", {"deck": deck, "results": results, "filter": card_filter})
+    context = _deck_context(request, deck)
+    context.update({
+        "form": form,
+        "filter": card_filter,
+        "results": results,
+        "generals": Card.objects.generals_for_choice(),
+        "import_notes": request.session.pop(f"{_IMPORT_NOTES}:{deck.pk}", None),
+    })  # fmt: skip
+    return render(request, "decks/build.html", context, status=400 if request.method == "POST" else 200)
+
+
+@login_required
+@require_POST
+def change(request: HttpRequest, deck_id: int) -> HttpResponse:
+    """The builder's one write: +1, −1, set, remove, choose or drop the general."""
+    deck = _own_deck(request, deck_id)
+    form = EntryForm(request.POST)
+    if not form.is_valid():
+        return _builder_error(request, deck, " ".join(str(e) for errors in form.errors.values() for e in errors))
+    action, code = form.cleaned_data["action"], form.cleaned_data["card"]
+    if action == "no_general":
+        services.set_general(deck, None)
+    else:
+        facts = catalog_index().lookup(code or "")
+        if facts is None:
+            return _builder_error(request, deck, _("No card “%(code)s”.") % {"code": (code or "")[:40]})
+        card = Card(pk=catalog_index().pk_by_code[facts.code], code=facts.code)
+        section = form.cleaned_data["section"] or (REINFORCEMENTS if facts.kind == "reinforcement" else MAIN)
+        if action == "general":
+            services.set_general(deck, facts.code)
+        elif action == "set":
+            services.change_entry(deck, card, count=form.cleaned_data["count"] or 0, section=section)
+        else:
+            delta = {"inc": 1, "dec": -1, "remove": -10_000}[action]
+            services.change_entry(deck, card, delta=delta, section=section)
+    if request.htmx:
+        return render(request, "decks/_deck_panel.html", _deck_context(request, deck))
+    return redirect("decks:build", deck.pk)
+
+
+def _builder_error(request: HttpRequest, deck: Deck, message: str) -> HttpResponse:
+    if request.htmx:
+        context = _deck_context(request, deck) | {"error": message}
+        return render(request, "decks/_deck_panel.html", context, status=400)
+    return render(request, "collection/error.html", {"message": message}, status=400)
+
+
+@login_required
+@require_POST
+def delete(request: HttpRequest, deck_id: int) -> HttpResponse:
+    deck = _own_deck(request, deck_id)
+    deck.delete()
+    messages.success(request, _("The deck was deleted."))
+    return redirect("decks:mine")
+
+
+@login_required
+@require_POST
+def clone(request: HttpRequest, deck_id: int) -> HttpResponse:
+    copy = services.clone(_visible_deck(request, deck_id), request.user)
+    messages.success(request, _("Cloned into your decks."))
+    return redirect("decks:build", copy.pk)
+
+
+def history(request: HttpRequest, deck_id: int) -> HttpResponse:
+    deck = _visible_deck(request, deck_id)
+    versions = list(deck.versions.all()[:100])
+    numbers = [v.number for v in versions]
+    a, b = request.GET.get("a"), request.GET.get("b")
+    comparison = None
+    if a and b:
+        try:
+            va = deck.versions.get(number=int(a))
+            vb = deck.versions.get(number=int(b))
+        except (ValueError, DeckVersion.DoesNotExist):
+            raise Http404(_("No such version.")) from None
+        comparison = {"a": va, "b": vb, "diff": services.diff(va.snapshot, vb.snapshot)}
+    elif len(numbers) >= 2:
+        comparison = {
+            "a": versions[1],
+            "b": versions[0],
+            "diff": services.diff(versions[1].snapshot, versions[0].snapshot),
+        }
+    is_owner = request.user.is_authenticated and deck.owner_id == request.user.pk
+    return render(request, "decks/history.html", {"deck": deck, "versions": versions, "comparison": comparison,
+                                                    "is_owner": is_owner})  # fmt: skip
+
+
+@login_required
+@require_POST
+def restore(request: HttpRequest, deck_id: int, number: int) -> HttpResponse:
+    deck = _own_deck(request, deck_id)
+    version = get_object_or_404(deck.versions, number=number)
+    services.restore(deck, version)
+    messages.success(request, _("Version %(n)d restored.") % {"n": number})
+    return redirect("decks:detail", deck.pk)
+
+
+def export_text(request: HttpRequest, deck_id: int) -> HttpResponse:
+    deck = _visible_deck(request, deck_id)
+    response = HttpResponse(deck_text(deck), content_type="text/plain; charset=utf-8")
+    if request.GET.get("download"):
+        response["Content-Disposition"] = f'attachment; filename="deck-{deck.pk}.txt"'
+    return response
+
+
+def deck_text(deck: Deck) -> str:
+    return export(deck_for_rules(services.snapshot_of(deck)), title=deck.name, fmt=deck.format)
+
+
+def sheet(request: HttpRequest, deck_id: int) -> HttpResponse:
+    deck = _visible_deck(request, deck_id)
+    return render(request, "decks/sheet.html", _deck_context(request, deck))
+
+
+@login_required
+@require_POST
+def want_missing(request: HttpRequest, deck_id: int) -> HttpResponse:
+    deck = _visible_deck(request, deck_id)
+    view = deck_view(deck, request.user)
+    for line in view.missing:
+        set_wanted(request.user, line.card, line.missing)
+    messages.success(request, _("%(n)d cards added to your wishlist.") % {"n": len(view.missing)})
+    return redirect("collection:trade")
+
+
+@login_required
+def import_deck(request: HttpRequest) -> HttpResponse:
+    form = ImportDeckForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        text = form.cleaned_data.get("file") or form.cleaned_data["text"]
+        try:
+            data, notes = _read_import(text, form.cleaned_data["name"], form.cleaned_data["format"])
+        except DeckListError as exc:
+            form.add_error("text", str(exc))
+        else:
+            deck = services.save_deck(Deck(owner=request.user), data, note=_("imported"))
+            if notes:
+                request.session[f"{_IMPORT_NOTES}:{deck.pk}"] = notes
+            return redirect("decks:build", deck.pk)
+    return render(request, "decks/import.html", {"form": form}, status=400 if form.errors else 200)
+
+
+def _read_import(text: str, name: str, format_name: str) -> tuple[services.DeckData, list[dict[str, Any]]]:
+    """A deck code, or a deck list whose readable lines import and whose others become notes."""
+    if deckcode.looks_like_code(text):
+        try:
+            decoded = deckcode.decode(text)
+        except deckcode.DeckCodeError:
+            pass  # not a code after all: read it as a list
+        else:
+            index = catalog_index()
+            known = [c for c in [*decoded.main, *decoded.reinforcements] if c in index.pk_by_code]
+            notes = [{"line": None, "message": code} for code in {*decoded.main, *decoded.reinforcements} - set(known)]
+            return services.DeckData(
+                name, decoded.format,
+                decoded.general if decoded.general in index.pk_by_code else None,
+                {c: n for c, n in decoded.main.items() if c in index.pk_by_code},
+                {c: n for c, n in decoded.reinforcements.items() if c in index.pk_by_code},
+            ), notes  # fmt: skip
+    parsed, _verdict = check_list(text, format_name)
+    main: dict[str, int] = {}
+    reinforcements: dict[str, int] = {}
+    for section, target in ((parsed.deck.main, main), (parsed.deck.reinforcements, reinforcements)):
+        for entry in section:
+            if entry.count >= 1:
+                target[entry.card.code] = min(target.get(entry.card.code, 0) + entry.count, 999)
+    general = parsed.deck.generals[0].card.code if parsed.deck.generals else None
+    notes = [{"line": p.lines[0] if p.lines else None, "message": p.message, "message_en": p.message_en}
+             for p in parsed.problems]  # fmt: skip
+    notes += [{"line": e.line, "message": f"{e.card.name} ×{e.count}", "message_en": f"{e.card.code}: count {e.count}"}
+              for e in parsed.deck.main if e.count < 1]  # fmt: skip
+    return services.DeckData(parsed.name or name, parsed.declared_format if parsed.declared_format in dict(
+        FORMAT_CHOICES) else format_name, general, main, reinforcements), notes  # fmt: skip
+
+
+def public_list(request: HttpRequest) -> HttpResponse:
+    decks = Deck.objects.filter(public=True).select_related("owner", "general")
+    general = request.GET.get("general", "").strip()
+    faction = request.GET.get("faction", "").strip()
+    fmt = request.GET.get("format", "").strip()
+    if general:
+        decks = decks.filter(Q(general__code=general.upper()) | Q(general__name_key=general))
+    if faction:
+        decks = decks.filter(general__faction=faction)
+    if fmt:
+        decks = decks.filter(format=fmt)
+    if request.GET.get("legal"):
+        decks = decks.filter(is_legal=True)
+    sort = request.GET.get("sort", "updated")
+    decks = decks.order_by("-created" if sort == "newest" else "-updated")
+    page = Paginator(decks, 30).get_page(request.GET.get("page"))
+    context = {"page": page, "decks": page.object_list, "formats": FORMAT_CHOICES, "sort": sort,
+               "factions": Faction.values}  # fmt: skip
+    return render(request, "decks/public_list.html", context)

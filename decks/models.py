@@ -1,0 +1,88 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+
+from catalog.models import Card
+from rules_check import FORMATS
+
+FORMAT_CHOICES = [(name, f"{fmt.label} · {fmt.label_en}") for name, fmt in FORMATS.items()]
+# Counts are stored as the player gave them (illegal ones included); beyond this it is a typo.
+MAX_ENTRY_COUNT = 999
+MAIN = "main"
+REINFORCEMENTS = "reinforcements"
+SECTIONS = [(MAIN, "main"), (REINFORCEMENTS, "reinforcements")]
+
+
+class DeckQuerySet(models.QuerySet["Deck"]):
+    def visible_to(self, user: Any) -> DeckQuerySet:
+        """Public decks, and the user's own."""
+        if user.is_authenticated:
+            return self.filter(Q(public=True) | Q(owner=user))
+        return self.filter(public=True)
+
+    def owned_by(self, user: Any) -> DeckQuerySet:
+        return self.filter(owner=user) if user.is_authenticated else self.none()
+
+
+class Deck(models.Model):
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="decks")
+    name = models.CharField(max_length=100)
+    format = models.CharField(max_length=20, choices=FORMAT_CHOICES, default="standard")
+    general = models.ForeignKey(Card, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    description = models.TextField(blank=True, max_length=10_000)
+    public = models.BooleanField(default=False)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+    # The verdict at the last save, kept for the public list's "legal only" filter.
+    is_legal = models.BooleanField(default=False)
+    main_count = models.PositiveIntegerField(default=0)
+
+    objects = DeckQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-updated"]
+        indexes = [models.Index(fields=["public", "-updated"]), models.Index(fields=["owner", "-updated"])]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("decks:detail", args=[self.pk])
+
+
+class DeckEntry(models.Model):
+    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="entries")
+    card = models.ForeignKey(Card, on_delete=models.PROTECT, related_name="+")
+    section = models.CharField(max_length=16, choices=SECTIONS, default=MAIN)
+    count = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["deck", "card", "section"], name="deck_entry_once"),
+            models.CheckConstraint(condition=Q(count__gte=1, count__lte=MAX_ENTRY_COUNT), name="deck_entry_count"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.count} {self.card_id}"
+
+
+class DeckVersion(models.Model):
+    """A saved state of a deck: restorable, and compared with any other version."""
+
+    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    created = models.DateTimeField(auto_now_add=True)
+    snapshot = models.JSONField()
+    note = models.CharField(max_length=40, blank=True)
+
+    class Meta:
+        ordering = ["-number"]
+        constraints = [models.UniqueConstraint(fields=["deck", "number"], name="deck_version_number")]
+
+    def __str__(self) -> str:
+        return f"{self.deck_id} v{self.number}"

@@ -1,0 +1,177 @@
+"""Writes to decks, each with its rule: entries stored as given (the verdict says what is
+wrong), every save a version (builder clicks within a few minutes share one), legality kept
+with the deck for the public list."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from catalog.lookup import catalog_index
+from catalog.models import Card
+from decks.legality import check_deck_snapshot
+from decks.models import MAIN, MAX_ENTRY_COUNT, REINFORCEMENTS, Deck, DeckEntry, DeckVersion
+
+# Builder clicks within this time of the last version update it instead of making a new one.
+AUTOSAVE_WINDOW = timedelta(minutes=10)
+
+
+class DeckError(ValueError):
+    pass
+
+
+@dataclass
+class DeckData:
+    """A deck as plain data: what a save writes and a version keeps."""
+
+    name: str
+    format: str
+    general: str | None
+    main: dict[str, int]
+    reinforcements: dict[str, int]
+    description: str = ""
+
+    def to_snapshot(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "format": self.format,
+            "general": self.general,
+            "main": dict(sorted(self.main.items())),
+            "reinforcements": dict(sorted(self.reinforcements.items())),
+            "description": self.description,
+        }
+
+    @classmethod
+    def from_snapshot(cls, data: dict[str, Any]) -> DeckData:
+        return cls(data["name"], data["format"], data.get("general"), dict(data.get("main", {})),
+                   dict(data.get("reinforcements", {})), data.get("description", ""))  # fmt: skip
+
+
+def snapshot_of(deck: Deck) -> DeckData:
+    main: dict[str, int] = {}
+    reinforcements: dict[str, int] = {}
+    for entry in deck.entries.select_related("card"):
+        (main if entry.section == MAIN else reinforcements)[entry.card.code] = entry.count
+    general = deck.general.code if deck.general_id and deck.general else None
+    return DeckData(deck.name, deck.format, general, main, reinforcements, deck.description)
+
+
+def _check_counts(entries: dict[str, int]) -> None:
+    for code, count in entries.items():
+        if type(count) is not int or not 1 <= count <= MAX_ENTRY_COUNT:
+            raise DeckError(_("%(code)s: a count must be from 1 to %(max)d") % {"code": code, "max": MAX_ENTRY_COUNT})
+
+
+def save_deck(deck: Deck, data: DeckData, *, note: str = "", autosave: bool = False) -> Deck:
+    """Write `data` to `deck` (new or existing), all at once, and keep a version of it."""
+    _check_counts(data.main)
+    _check_counts(data.reinforcements)
+    index = catalog_index()
+    unknown = [c for c in [*data.main, *data.reinforcements, *([data.general] if data.general else [])]
+               if c not in index.pk_by_code]  # fmt: skip
+    if unknown:
+        raise DeckError(_("Unknown cards: %(codes)s") % {"codes": ", ".join(unknown[:10])})
+    verdict = check_deck_snapshot(data)
+    with transaction.atomic():
+        deck.name = data.name
+        deck.format = data.format
+        deck.general_id = index.pk_by_code[data.general] if data.general else None
+        deck.description = data.description
+        deck.is_legal = verdict.legal
+        deck.main_count = verdict.main_deck_count
+        deck.save()
+        deck.entries.all().delete()
+        DeckEntry.objects.bulk_create(
+            [DeckEntry(deck=deck, card_id=index.pk_by_code[c], section=MAIN, count=n) for c, n in data.main.items()]
+            + [
+                DeckEntry(deck=deck, card_id=index.pk_by_code[c], section=REINFORCEMENTS, count=n)
+                for c, n in data.reinforcements.items()
+            ]
+        )
+        _keep_version(deck, data, note, autosave)
+    return deck
+
+
+def _keep_version(deck: Deck, data: DeckData, note: str, autosave: bool) -> None:
+    snapshot = data.to_snapshot()
+    last = deck.versions.first()
+    if last and last.snapshot == snapshot:
+        return
+    if autosave and last and last.note == "builder" and timezone.now() - last.created < AUTOSAVE_WINDOW:
+        last.snapshot = snapshot
+        last.save(update_fields=["snapshot"])
+        return
+    DeckVersion.objects.create(deck=deck, number=(last.number + 1) if last else 1, snapshot=snapshot,
+                               note="builder" if autosave else note)  # fmt: skip
+
+
+def change_entry(deck: Deck, card: Card, *, delta: int = 0, count: int | None = None, section: str = MAIN) -> Deck:
+    """The builder's +/−/set: the deck saved with one entry changed (0 removes it)."""
+    data = snapshot_of(deck)
+    entries = data.main if section == MAIN else data.reinforcements
+    new = count if count is not None else entries.get(card.code, 0) + delta
+    if new <= 0:
+        entries.pop(card.code, None)
+    else:
+        entries[card.code] = min(new, MAX_ENTRY_COUNT)
+    return save_deck(deck, data, autosave=True)
+
+
+def set_general(deck: Deck, code: str | None) -> Deck:
+    data = snapshot_of(deck)
+    data.general = code
+    return save_deck(deck, data, autosave=True)
+
+
+def restore(deck: Deck, version: DeckVersion) -> Deck:
+    data = DeckData.from_snapshot(version.snapshot)
+    return save_deck(deck, data, note=_("restored v%(n)d") % {"n": version.number})
+
+
+def clone(deck: Deck, owner: Any) -> Deck:
+    data = snapshot_of(deck)
+    data.name = (_("%(name)s (copy)") % {"name": data.name})[:100]
+    copy = Deck(owner=owner, public=False)
+    return save_deck(copy, data, note=_("cloned"))
+
+
+@dataclass
+class DiffLine:
+    code: str
+    name: str
+    before: int
+    after: int
+
+    @property
+    def change(self) -> str:
+        return "added" if self.before == 0 else "removed" if self.after == 0 else "changed"
+
+
+def diff(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    """What changed from snapshot a to snapshot b: entries added, removed, changed; general; name."""
+    index = catalog_index()
+    sections = {}
+    for section in ("main", "reinforcements"):
+        before, after = a.get(section, {}), b.get(section, {})
+        lines = [
+            DiffLine(
+                code,
+                index.by_code[code].name if code in index.by_code else code,
+                before.get(code, 0),
+                after.get(code, 0),
+            )
+            for code in sorted(set(before) | set(after))
+            if before.get(code, 0) != after.get(code, 0)
+        ]
+        sections[section] = lines
+    return {
+        "sections": sections,
+        "general": (a.get("general"), b.get("general")) if a.get("general") != b.get("general") else None,
+        "name": (a.get("name"), b.get("name")) if a.get("name") != b.get("name") else None,
+        "format": (a.get("format"), b.get("format")) if a.get("format") != b.get("format") else None,
+    }
