@@ -173,6 +173,7 @@ class DeckListView(APIView):
             OpenApiParameter("page_size", {"type": "integer", "minimum": 1, "maximum": 500}),
         ],
         responses={200: DeckPageSerializer, 400: ERROR, 404: ERROR},
+        operation_id="decks_list",
     )
     def get(self, request: Request) -> Response:
         paginator = StrictPageNumberPagination()
