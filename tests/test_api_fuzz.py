@@ -17,6 +17,7 @@ from rest_framework.views import APIView
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from catalog.models import Card
+from catalog.query import QueryError, parse
 from collection.services import change_counts
 from zongheng.wsgi import application
 
@@ -59,4 +60,12 @@ def test_api_operations(case, token: str) -> None:  # type: ignore[no-untyped-de
         # never below 0; decks: cards given one way, card codes that exist): such requests are
         # rightly refused with a 400.
         excluded.append(positive_data_acceptance)
+    query = case.query or {}
+    if isinstance(query.get("q"), str) and "\x00" not in query["q"]:
+        # `q` is a query language the schema cannot describe: a generated string that the
+        # language refuses (400, with the position) is swapped for one it reads.
+        try:
+            parse(query["q"])
+        except QueryError:
+            query["q"] = "liubei"
     case.call_and_validate(headers={"Authorization": f"Token {token}"}, excluded_checks=excluded)
