@@ -15,6 +15,15 @@ from catalog.loading import load_catalog
 PASSWORD = "correct-horse-battery-staple"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def fast_password_hashing():  # type: ignore[no-untyped-def]
+    # Real password hashing costs a third of a second a user, by design; tests make hundreds.
+    from django.test import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
+
+
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):  # type: ignore[no-untyped-def]
     # The real catalogue, loaded once: every test sees all 215 cards inside its own transaction.

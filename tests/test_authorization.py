@@ -1,0 +1,115 @@
+"""One table of every URL that shows or changes private data, walked as an anonymous visitor,
+as another user (bob) and as the owner (alice): only the owner gets in, and nothing of alice's
+shows in bob's lists. (Organiser events come with issue #7 and join this table then.)"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from collection.models import CollectionChange
+from tests.collection_helpers import own
+from tests.deck_helpers import make_deck
+
+pytestmark = pytest.mark.django_db
+
+SECRET = "艾莉絲的秘密牌庫"
+
+
+@dataclass(frozen=True)
+class Route:
+    method: str
+    url: str  # {deck} and {change} are alice's private deck and one of her collection changes
+    owner: int  # the owner's status
+    anonymous: tuple[int, ...]  # 302 to log in for pages, 401 for the API, 404 for hidden things
+    other: tuple[int, ...]
+    data: dict[str, Any] | None = None
+    json: bool = False
+
+
+ROUTES = [
+    # collection pages
+    Route("get", "/collection/", 200, (302,), (200,)),
+    Route("get", "/collection/completion/", 200, (302,), (200,)),
+    Route("get", "/collection/trade/", 200, (302,), (200,)),
+    Route("get", "/collection/history/", 200, (302,), (200,)),
+    Route("get", "/collection/export.csv", 200, (302,), (200,)),
+    Route("get", "/collection/import/", 200, (302,), (200,)),
+    Route("post", "/collection/cards/YXJQ-003/", 302, (302,), (302,), {"action": "inc"}),
+    Route("post", "/collection/wanted/YXJQ-003/", 302, (302,), (302,), {"wanted": "2"}),
+    Route("post", "/collection/history/{change}/undo/", 302, (302,), (404,)),
+    # account
+    Route("get", "/accounts/", 200, (302,), (200,)),
+    Route("post", "/accounts/token/", 302, (302,), (302,)),
+    Route("post", "/accounts/sharing/", 302, (302,), (302,), {"action": "on"}),
+    # decks
+    Route("get", "/decks/mine/", 200, (302,), (200,)),
+    Route("get", "/decks/{deck}/", 200, (404,), (404,)),
+    Route("get", "/decks/{deck}/build/", 200, (302,), (404,)),
+    Route("get", "/decks/{deck}/history/", 200, (404,), (404,)),
+    Route("get", "/decks/{deck}/export.txt", 200, (404,), (404,)),
+    Route("get", "/decks/{deck}/sheet/", 200, (404,), (404,)),
+    Route("post", "/decks/{deck}/change/", 302, (302,), (404,), {"action": "inc", "card": "YXJQ-003"}),
+    Route("post", "/decks/{deck}/clone/", 302, (302,), (404,)),
+    Route("post", "/decks/{deck}/history/1/restore/", 302, (302,), (404,)),
+    Route("post", "/decks/{deck}/want-missing/", 302, (302,), (404,)),
+    Route("post", "/decks/{deck}/delete/", 302, (302,), (404,)),
+    # API
+    Route("get", "/api/collection/", 200, (401,), (200,)),
+    Route("get", "/api/collection/stats/", 200, (401,), (200,)),
+    Route("get", "/api/collection/YXJQ-003/", 200, (401,), (200,)),
+    Route("patch", "/api/collection/YXJQ-003/", 200, (401,), (200,), {"add": 1}, json=True),
+    Route("get", "/api/decks/", 200, (200,), (200,)),
+    Route("get", "/api/decks/{deck}/", 200, (404,), (404,)),
+    Route("patch", "/api/decks/{deck}/", 200, (401,), (404,), {"name": "x"}, json=True),
+    Route("get", "/api/decks/{deck}/legality/", 200, (404,), (404,)),
+    Route("get", "/api/decks/{deck}/missing/", 200, (401,), (404,)),
+    Route("get", "/api/decks/{deck}/export/", 200, (404,), (404,)),
+    Route("delete", "/api/decks/{deck}/", 204, (401,), (404,)),
+]
+
+
+@pytest.fixture
+def world(alice, bob):  # type: ignore[no-untyped-def]
+    own(alice, YXJQ_003=5, WJ_001=(1, 1))
+    deck = make_deck(alice, name=SECRET)
+    change = CollectionChange.objects.filter(user=alice).first()
+    return {"deck": deck.pk, "change": change.pk}
+
+
+def call(client: Client, route: Route, world: dict[str, int]):  # type: ignore[no-untyped-def]
+    url = route.url.format(**world)
+    if route.json:
+        return getattr(client, route.method)(url, json.dumps(route.data), content_type="application/json")
+    if route.method == "get":
+        return client.get(url)
+    return getattr(client, route.method)(url, route.data or {})
+
+
+@pytest.mark.parametrize("route", ROUTES, ids=lambda r: f"{r.method} {r.url}")
+def test_anonymous(route: Route, world, client: Client) -> None:  # type: ignore[no-untyped-def]
+    response = call(client, route, world)
+    assert response.status_code in route.anonymous, response.status_code
+    if response.status_code == 302:
+        assert response["Location"].startswith("/accounts/login/")
+    assert SECRET not in response.content.decode("utf-8", "replace")
+
+
+@pytest.mark.parametrize("route", ROUTES, ids=lambda r: f"{r.method} {r.url}")
+def test_another_user(route: Route, world, bob_client: Client) -> None:  # type: ignore[no-untyped-def]
+    response = call(bob_client, route, world)
+    assert response.status_code in route.other, response.status_code
+    body = response.content.decode("utf-8-sig", "replace")
+    assert SECRET not in body
+    if route.method == "get":
+        assert "WJ-001," not in body and '"WJ-001"' not in body  # alice's cards never in bob's data
+
+
+@pytest.mark.parametrize("route", ROUTES, ids=lambda r: f"{r.method} {r.url}")
+def test_the_owner(route: Route, world, alice_client: Client) -> None:  # type: ignore[no-untyped-def]
+    response = call(alice_client, route, world)
+    assert response.status_code == route.owner, (response.status_code, response.content[:300])
