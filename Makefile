@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install messages migrate catalog lint format typecheck bench serve-prod clean
+.PHONY: run test install messages makemessages migrate catalog lint format typecheck bench serve-prod clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -19,6 +19,11 @@ install: $(STAMP)
 # Translations compile in pure Python (no GNU gettext needed).
 messages: install
 	$(BIN)/python manage.py translations -v0
+
+# For developers (needs GNU gettext): collect new strings into locale/zh_Hant; translate them, then
+# `manage.py translations --simplified` writes zh_Hans.
+makemessages: install
+	$(BIN)/python manage.py makemessages -l zh_Hant -e html,txt,py,svg --ignore='.venv/*' --ignore='tests/*' --ignore='bench/*' --no-location
 
 migrate: messages
 	$(BIN)/python manage.py migrate --noinput

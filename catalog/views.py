@@ -21,6 +21,15 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "catalog/home.html", {"sets": sets, "card_count": Card.objects.count()})
 
 
+def _card_view(request: HttpRequest) -> str:
+    """List or grid: the reader's last choice, kept in the session."""
+    chosen = request.GET.get("view")
+    if chosen in ("list", "grid"):
+        request.session["card_view"] = chosen
+        return chosen
+    return request.session.get("card_view", "list")
+
+
 def card_list(request: HttpRequest) -> HttpResponse:
     card_filter = CardFilter(request.GET, queryset=with_counts(Card.objects.with_set(), request.user))
     status = 200
@@ -30,7 +39,7 @@ def card_list(request: HttpRequest) -> HttpResponse:
         cards = Card.objects.none()
         status = 400
     page = Paginator(cards, PAGE_SIZE).get_page(request.GET.get("page"))
-    context = {"filter": card_filter, "page": page, "cards": page.object_list}
+    context = {"filter": card_filter, "page": page, "cards": page.object_list, "card_view": _card_view(request)}
     template = "catalog/_card_results.html" if request.htmx and not request.htmx.boosted else "catalog/card_list.html"
     return render(request, template, context, status=status)
 
@@ -84,3 +93,16 @@ def syntax(request: HttpRequest) -> HttpResponse:
         ('t:"造成2點傷害"', "a phrase of skills text"), ("stars>=4 tier:silver", "rarity"),
     ]  # fmt: skip
     return render(request, "catalog/syntax.html", {"keywords": keywords, "examples": examples})
+
+
+def card_face(request: HttpRequest, code: str) -> HttpResponse:
+    """The face alone, as an SVG file (for sharing or embedding), cached by browsers."""
+    card = Card.objects.by_code(code)
+    if card is None:
+        return HttpResponse(status=404)
+    from catalog.faces import colours
+
+    response = render(request, "catalog/face.svg", {"card": card, "face": colours(card.kind, card.tier)},
+                      content_type="image/svg+xml")  # fmt: skip
+    response["Cache-Control"] = "public, max-age=86400"
+    return response

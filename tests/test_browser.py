@@ -112,7 +112,20 @@ def test_the_checker_works_without_javascript(browser, site: str) -> None:  # ty
     context.close()
 
 
-@pytest.mark.parametrize("path", ["/", "/cards/", "/cards/WJ-001/", "/sets/WD/", "/check/", "/accounts/signup/"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/",
+        "/cards/",
+        "/cards/?view=grid",
+        "/cards/WJ-001/",
+        "/sets/WD/",
+        "/check/",
+        "/accounts/signup/",
+        "/decks/",
+        "/cards/syntax/",
+    ],
+)
 def test_main_pages_fit_a_phone_screen(site: str, page, path: str) -> None:  # type: ignore[no-untyped-def]
     page.set_viewport_size(PHONE)
     page.goto(f"{site}{path}")
@@ -120,6 +133,10 @@ def test_main_pages_fit_a_phone_screen(site: str, page, path: str) -> None:  # t
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
     if path == "/":
         shoot(page, "home")
+    if path == "/cards/?view=grid":
+        shoot(page, "card-grid")
+    if path == "/cards/WJ-001/":
+        shoot(page, "general")
 
 
 def test_sign_up_and_count_cards_without_reloads(site: str, page) -> None:  # type: ignore[no-untyped-def]

@@ -42,6 +42,11 @@ def label(slug: str | None) -> str:
 
 
 @register.filter
+def lines(text: str | None) -> list[str]:
+    return text.splitlines() if text else []
+
+
+@register.filter
 def pinyin(name: str | None) -> str:
     return textkeys.sort_key(name) if name else ""
 
@@ -71,3 +76,11 @@ def url_with(context, **changes) -> str:  # type: ignore[no-untyped-def]
             params[key] = value
     encoded = params.urlencode()
     return f"?{encoded}" if encoded else "?"
+
+
+@register.inclusion_tag("catalog/face.svg", takes_context=True)
+def card_face(context, card):  # type: ignore[no-untyped-def]
+    """A card's face as inline SVG, drawn from its data."""
+    from catalog.faces import colours
+
+    return {"card": card, "face": colours(card.kind, card.tier), "LANGUAGE_CODE": context.get("LANGUAGE_CODE")}

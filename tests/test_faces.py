@@ -1,0 +1,85 @@
+"""SVG card faces drawn from the data: every kind, known and unknown facts, valid SVG."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+from django.test import Client
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def face(client: Client, code: str) -> tuple[ET.Element, str]:
+    response = client.get(f"/cards/{code}/face.svg")
+    assert response.status_code == 200 and response["Content-Type"] == "image/svg+xml"
+    assert "max-age" in response["Cache-Control"]
+    text = response.content.decode()
+    return ET.fromstring(text), text  # well-formed XML, or this raises
+
+
+def texts(root: ET.Element) -> list[str]:
+    return ["".join(t.itertext()).strip() for t in root.iter(f"{SVG}text")]
+
+
+@pytest.mark.parametrize(
+    ("code", "kind", "must_show"),
+    [
+        ("YXJQ-003", "troop", ["新兵", "2", "1", "3", "Troop · Infantry", "江湖散人", "★", "YXJQ-003"]),
+        ("LSHJ-011", "tactic", ["誘敵深入", "2", "Element: Metal", "★"]),
+        ("WJ-001", "general", ["劉備", "35", "Life", "★★", "WJ-001"]),
+        ("YCWJ-001", "awakened_general", ["張寶", "31", "Awakening: 4 武魂"]),
+        ("YJ-001", "reinforcement", ["黃巾義軍", "1", "江湖散人"]),
+    ],
+)
+def test_faces_of_every_kind_with_known_facts(client: Client, code: str, kind: str, must_show: list[str]) -> None:
+    root, raw = face(client, code)
+    shown = texts(root)
+    for fact in must_show:
+        assert any(fact in t for t in shown), (fact, shown)
+    assert f'class="face kind-{kind}"' in raw
+
+
+def test_the_frame_and_metal_colours_follow_kind_and_tier(client: Client) -> None:
+    _, troop = face(client, "YXJQ-003")
+    _, general = face(client, "WJ-008")
+    assert 'fill="#2f5d3a"' in troop and 'fill="#b0703f"' in troop  # troop green, bronze
+    assert 'fill="#8c2f1b"' in general and 'fill="#d4a82a"' in general  # general red, gold
+
+
+@pytest.mark.parametrize(
+    ("code", "unknowns"),
+    [
+        ("GMGD-001", ["?", "stats unknown", "unknown"]),  # troop: cost, power, health, rarity
+        ("GMGD-022", ["?", "Element: unknown", "cost unknown"]),  # tactic
+        ("FJ-001", ["?", "unknown"]),  # vice general: life, rarity, skills
+        ("YJ-002", ["unknown"]),  # reinforcement: rarity
+    ],
+)
+def test_unknown_facts_are_shown_as_unknown_not_blank(client: Client, code: str, unknowns: list[str]) -> None:
+    root, raw = face(client, code)
+    shown = texts(root)
+    for word in unknowns:
+        assert any(word in t for t in shown) or word in raw, (word, shown)
+
+
+def test_general_skills_are_on_the_face(client: Client) -> None:
+    _, raw = face(client, "WJ-007")
+    assert "【國色】" in raw and "【流離】" in raw
+
+
+def test_faces_in_the_grid_the_card_page_and_the_deck_page(client: Client, alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+    from tests.deck_helpers import make_deck
+
+    grid = client.get("/cards/?view=grid&set=YXJQ&kind=tactic").content.decode()
+    assert grid.count('<svg class="face') == 4
+    assert client.get("/cards/?set=YXJQ&kind=tactic").content.decode().count('<svg class="face') == 4  # remembered
+    assert '<svg class="face' not in client.get("/cards/?view=list").content.decode()
+    assert '<svg class="face kind-general"' in client.get("/cards/WJ-001/").content.decode()
+    deck = make_deck(alice)
+    assert alice_client.get(f"/decks/{deck.pk}/").content.decode().count('<svg class="face') == 14  # one per entry
+
+
+def test_an_unknown_code_has_no_face(client: Client) -> None:
+    assert client.get("/cards/NOPE/face.svg").status_code == 404
