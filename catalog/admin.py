@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.db import transaction
 
 from catalog import cache_version
 from catalog.models import Card, CardSet, rebuild_search_keys
@@ -23,4 +24,4 @@ class CardAdmin(admin.ModelAdmin):
         obj.compute_derived()
         super().save_model(request, obj, form, change)
         rebuild_search_keys([obj])
-        cache_version.bump()
+        transaction.on_commit(cache_version.bump)  # once the correction is visible to every reader

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Count, QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http.response import HttpResponseBase
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import generics, serializers
@@ -12,10 +16,43 @@ from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 
-from catalog import vocab
+from catalog import cache_version, vocab
 from catalog.filters import CardFilter
 from catalog.models import Card, CardSet
 from zongheng.pagination import MAX_PAGE_SIZE
+
+
+class CatalogueCacheMixin:
+    """Catalogue answers are the same for everyone until the catalogue changes: they are kept
+    in the cache (Redis when configured) under the catalogue's version, with an ETag so that a
+    client holding the current answer gets a bodyless 304."""
+
+    cache_seconds = 60
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        if request.method != "GET":
+            return super().dispatch(request, *args, **kwargs)  # type: ignore[misc]
+        raw = f"{cache_version.current()}|{request.get_full_path()}|{request.META.get('HTTP_ACCEPT', '')}"
+        digest = hashlib.sha256(raw.encode()).hexdigest()[:32]
+        etag = f'"{digest}"'
+        if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
+            return self._cacheable(HttpResponseNotModified(), etag)
+        cached = cache.get(f"catalog-api:{digest}")
+        if cached is not None:
+            content, content_type = cached
+            return self._cacheable(HttpResponse(content, content_type=content_type), etag)
+        response = super().dispatch(request, *args, **kwargs)  # type: ignore[misc]
+        if response.status_code == 200:
+            response.render()
+            cache.set(f"catalog-api:{digest}", (response.rendered_content, response["Content-Type"]), 3600)
+            self._cacheable(response, etag)
+        return response
+
+    def _cacheable(self, response: HttpResponseBase, etag: str) -> HttpResponseBase:
+        response["ETag"] = etag
+        response["Cache-Control"] = f"public, max-age={self.cache_seconds}"
+        return response
+
 
 _LABELLED: dict[str, Any] = {
     "kind": vocab.Kind,
@@ -108,7 +145,7 @@ CARD_FILTER_PARAMETERS = [
 ]
 
 
-class CardListView(generics.ListAPIView):
+class CardListView(CatalogueCacheMixin, generics.ListAPIView):
     """The catalogue, filtered like the card list page; search with `q`."""
 
     serializer_class = CardOutputSerializer
@@ -126,7 +163,7 @@ class CardListView(generics.ListAPIView):
         return Card.objects.with_set()
 
 
-class CardDetailView(generics.RetrieveAPIView):
+class CardDetailView(CatalogueCacheMixin, generics.RetrieveAPIView):
     """One card by its code; aliases such as `WD-001` or `yxjq3` are accepted."""
 
     serializer_class = CardOutputSerializer
@@ -153,7 +190,7 @@ class SetOutputSerializer(serializers.ModelSerializer):
         fields = ["code", "name", "order", "description", "card_count"]
 
 
-class SetListView(generics.ListAPIView):
+class SetListView(CatalogueCacheMixin, generics.ListAPIView):
     serializer_class = SetOutputSerializer
     permission_classes = [AllowAny]
     pagination_class = None
@@ -163,7 +200,7 @@ class SetListView(generics.ListAPIView):
         return CardSet.objects.annotate(card_count=Count("cards")).order_by("order")
 
 
-class SetDetailView(generics.RetrieveAPIView):
+class SetDetailView(CatalogueCacheMixin, generics.RetrieveAPIView):
     serializer_class = SetOutputSerializer
     permission_classes = [AllowAny]
     filter_backends: list[Any] = []

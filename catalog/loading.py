@@ -194,6 +194,6 @@ def load_catalog(path: Path = DATA_FILE) -> LoadReport:
         unindexed = list(Card.objects.filter(search_keys_set__isnull=True).exclude(pk__in=[c.pk for c in to_update]))
         rebuild_search_keys(to_update + unindexed)
         report.not_in_file = sorted(set(existing) - {c["code"] for c in cards})
-        if report.added or report.changed or report.sets_added or report.sets_changed:
+        if report.added or report.changed or report.sets_added or report.sets_changed or unindexed:
             transaction.on_commit(cache_version.bump)
     return report

@@ -6,7 +6,7 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 
-from catalog import query
+from catalog import cache_version, query
 from catalog.filters import CardFilter
 from catalog.models import Card, CardSet
 from catalog.vocab import Kind, Tier
@@ -39,7 +39,13 @@ def card_list(request: HttpRequest) -> HttpResponse:
         cards = Card.objects.none()
         status = 400
     page = Paginator(cards, PAGE_SIZE).get_page(request.GET.get("page"))
-    context = {"filter": card_filter, "page": page, "cards": page.object_list, "card_view": _card_view(request)}
+    context = {
+        "filter": card_filter,
+        "page": page,
+        "cards": page.object_list,
+        "card_view": _card_view(request),
+        "catalog_version": cache_version.current(),
+    }
     template = "catalog/_card_results.html" if request.htmx and not request.htmx.boosted else "catalog/card_list.html"
     return render(request, template, context, status=status)
 

@@ -24,6 +24,14 @@ def fast_password_hashing():  # type: ignore[no-untyped-def]
         yield
 
 
+@pytest.fixture(autouse=True)
+def empty_cache():  # type: ignore[no-untyped-def]
+    # Cached answers and throttle counts belong to one test: the database rolls back, so must they.
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):  # type: ignore[no-untyped-def]
     # The real catalogue, loaded once: every test sees all 215 cards inside its own transaction.

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from catalog.loading import load_catalog
 from tests.decklists import LEGAL_40
@@ -56,8 +57,13 @@ def site(live_server) -> str:  # type: ignore[no-untyped-def]
 def page(browser):  # type: ignore[no-untyped-def]
     context = browser.new_context(viewport=DESKTOP, locale="zh-TW")
     page = context.new_page()
+    problems: list[str] = []
+    # Anything the Content-Security-Policy blocks, and any script error, fails the test.
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(str(e)))
     yield page
     context.close()
+    assert problems == [], problems
 
 
 def shoot(page, name: str) -> None:  # type: ignore[no-untyped-def]
@@ -73,7 +79,7 @@ def test_browse_filter_and_search_the_catalogue_without_reloads(site: str, page)
     shoot(page, "card-list")
     page.evaluate("window.__marker = 'same page'")
     page.fill("#id_q", "liubei")
-    page.wait_for_function("document.querySelectorAll('table.cards tbody tr').length === 1")
+    expect(page.locator("table.cards tbody tr")).to_have_count(1)
     assert "劉備" in page.locator("table.cards tbody").inner_text()
     assert page.evaluate("window.__marker") == "same page"  # htmx swapped the results, no reload
     assert "q=liubei" in page.url  # and the search is in the URL, to share
@@ -191,7 +197,7 @@ def test_build_a_deck_until_legal_export_it_and_check_it(site: str, browser) -> 
         for _ in range(count):
             before = page.locator("#verdict").inner_text()
             page.click(f'#search-results li:has-text("{code}") button[value="inc"]')
-            page.wait_for_function("b => document.querySelector('#verdict').innerText !== b", arg=before)
+            expect(page.locator("#verdict")).not_to_have_text(before)
     page.wait_for_selector('#verdict[data-legal="true"]')
     assert page.evaluate("window.__marker") == "same page"  # every change without a reload
     shoot(page, "builder")

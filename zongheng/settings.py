@@ -56,6 +56,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "zongheng.middleware.ContentSecurityPolicyMiddleware",
 ]
 
 ROOT_URLCONF = "zongheng.urls"

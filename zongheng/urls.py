@@ -10,6 +10,7 @@ from collection import accounts
 from collection import api as collection_api
 from decks import api as decks_api
 from decks import deck_api
+from zongheng import views as zongheng_views
 
 api_patterns = [
     path("cards/", catalog_api.CardListView.as_view(), name="card-list"),
@@ -32,6 +33,7 @@ api_patterns = [
 
 urlpatterns = [
     path("", catalog_views.home, name="home"),
+    path("ping/", zongheng_views.ping, name="ping"),
     path("", include("catalog.urls")),
     path("", include("decks.urls")),
     path("", include("collection.urls")),

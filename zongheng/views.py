@@ -15,3 +15,8 @@ def server_error(request: HttpRequest) -> HttpResponse:
     if request.path.startswith("/api/"):
         return JsonResponse({"detail": "Server error."}, status=500)
     return render(request, "500.html", status=500)
+
+
+def ping(request: HttpRequest) -> HttpResponse:
+    """A bare JSON answer: a health check, and the floor that bench/http.py measures against."""
+    return JsonResponse({"ok": True})

@@ -1,0 +1,63 @@
+"""Security headers and HTTP caching of catalogue answers."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("path", ["/", "/cards/", "/cards/WJ-001/", "/check/", "/api/cards/", "/decks/"])
+def test_pages_allow_only_our_own_scripts_and_styles(client: Client, path: str) -> None:
+    policy = client.get(path)["Content-Security-Policy"]
+    assert "script-src 'self';" in policy and "style-src 'self';" in policy and "unsafe" not in policy
+    assert "frame-ancestors 'none'" in policy
+
+
+def test_no_page_of_ours_has_inline_scripts_or_handlers(client: Client) -> None:
+    for path in ("/", "/cards/", "/cards/WJ-001/", "/check/", "/decks/", "/sets/YXJQ/", "/cards/syntax/"):
+        html = client.get(path).content.decode()
+        assert "<script>" not in html and " onclick=" not in html and " onchange=" not in html, path
+        assert 'style="' not in html, path
+
+
+def test_the_admin_and_api_docs_get_the_relaxed_policy(client: Client) -> None:
+    assert "'unsafe-inline'" in client.get("/api/docs/")["Content-Security-Policy"]
+
+
+def test_catalogue_answers_carry_an_etag_and_answer_304(client: Client) -> None:
+    first = client.get("/api/cards/?page_size=5")
+    etag = first["ETag"]
+    assert first.status_code == 200 and etag and "max-age" in first["Cache-Control"]
+    again = client.get("/api/cards/?page_size=5", HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304 and again.content == b""
+    other = client.get("/api/cards/?page_size=6")
+    assert other["ETag"] != etag
+    detail = client.get("/api/cards/YXJQ-003/")
+    assert client.get("/api/cards/YXJQ-003/", HTTP_IF_NONE_MATCH=detail["ETag"]).status_code == 304
+
+
+def test_a_catalogue_change_invalidates_cached_answers(
+    client: Client, tmp_path, django_capture_on_commit_callbacks
+) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from catalog.loading import DATA_FILE
+
+    before = client.get("/api/cards/YXJQ-003/")
+    data = json.loads(DATA_FILE.read_text(encoding="utf-8"))
+    next(c for c in data["cards"] if c["code"] == "YXJQ-003")["name"] = "新兵乙"
+    path = tmp_path / "cards.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    with django_capture_on_commit_callbacks(execute=True):  # the version moves when the load commits
+        call_command("loadcatalog", str(path), verbosity=0)
+    after = client.get("/api/cards/YXJQ-003/", HTTP_IF_NONE_MATCH=before["ETag"])
+    assert after.status_code == 200 and after.json()["name"] == "新兵乙"
+    assert client.get("/api/cards/?q=新兵乙").json()["count"] == 1
+
+
+def test_errors_are_not_cached(client: Client) -> None:
+    response = client.get("/api/cards/?kind=bogus")
+    assert response.status_code == 400 and "ETag" not in response
