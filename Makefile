@@ -48,10 +48,12 @@ format: install
 typecheck: install
 	$(BIN)/mypy
 
-bench: install
+bench: messages
 	$(BIN)/python bench/legality.py
 	$(BIN)/python bench/collection_import.py
 	$(BIN)/python bench/search.py
+	$(BIN)/python bench/queries.py
+	$(BIN)/python bench/http.py
 
 # Production: DEBUG off, hashed static files served by whitenoise, gunicorn.
 serve-prod: messages

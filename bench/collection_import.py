@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path[0] = str(ROOT)  # the project, not bench/ (whose http.py would shadow the standard library)
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "zongheng.settings")
 
 import django  # noqa: E402

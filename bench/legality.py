@@ -16,7 +16,7 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path[0] = str(ROOT)  # the project, not bench/ (whose http.py would shadow the standard library)
 
 from catalog import textkeys  # noqa: E402  (opencc and pypinyin only: no Django)
 from rules_check import CardFacts, Deck, Entry, check, get_format, normalize_code, parse  # noqa: E402

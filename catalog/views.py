@@ -16,6 +16,12 @@ from rules_check.codes import normalize_code
 PAGE_SIZE = 60
 
 
+def per_page(request: HttpRequest) -> int:
+    """Cards a page shows: ?per_page=1..200, else 60."""
+    raw = request.GET.get("per_page", "")
+    return min(int(raw), 200) if raw.isdigit() and int(raw) > 0 else PAGE_SIZE
+
+
 def home(request: HttpRequest) -> HttpResponse:
     sets = CardSet.objects.all()
     return render(request, "catalog/home.html", {"sets": sets, "card_count": Card.objects.count()})
@@ -38,7 +44,7 @@ def card_list(request: HttpRequest) -> HttpResponse:
     else:
         cards = Card.objects.none()
         status = 400
-    page = Paginator(cards, PAGE_SIZE).get_page(request.GET.get("page"))
+    page = Paginator(cards, per_page(request)).get_page(request.GET.get("page"))
     context = {
         "filter": card_filter,
         "page": page,

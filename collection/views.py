@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 
 from catalog.filters import CardFilter
 from catalog.models import Card, CardSet
-from catalog.views import PAGE_SIZE
+from catalog.views import per_page
 from collection import csv_io, queries
 from collection.forms import ACTIONS, ChangeForm, ImportForm, WantedForm
 from collection.models import CollectionChange, ShareLink
@@ -45,7 +45,7 @@ def mine(request: HttpRequest) -> HttpResponse:
         request.GET, queryset=queries.with_counts(queries.owned_cards(request.user).with_set(), request.user)
     )
     cards = card_filter.qs if card_filter.is_valid() else Card.objects.none()
-    page = Paginator(cards, PAGE_SIZE).get_page(request.GET.get("page"))
+    page = Paginator(cards, per_page(request)).get_page(request.GET.get("page"))
     context = {"filter": card_filter, "page": page, "cards": page.object_list, "totals": queries.totals(request.user)}
     template = "catalog/_card_results.html" if request.htmx else "collection/mine.html"
     return render(request, template, context, status=200 if card_filter.is_valid() else 400)

@@ -61,3 +61,17 @@ def test_a_catalogue_change_invalidates_cached_answers(
 def test_errors_are_not_cached(client: Client) -> None:
     response = client.get("/api/cards/?kind=bogus")
     assert response.status_code == 400 and "ETag" not in response
+
+
+def test_the_api_throttles_anonymous_and_logged_in_clients(client: Client, alice_client: Client, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from rest_framework.throttling import SimpleRateThrottle
+
+    monkeypatch.setitem(SimpleRateThrottle.THROTTLE_RATES, "anon", "3/minute")
+    monkeypatch.setitem(SimpleRateThrottle.THROTTLE_RATES, "user", "4/minute")
+    body = {"list": "3 新兵"}
+    statuses = [client.post("/api/legality/", body, content_type="application/json").status_code for _ in range(4)]
+    assert statuses == [200, 200, 200, 429]
+    limited = client.post("/api/legality/", body, content_type="application/json")
+    assert "Retry-After" in limited and "detail" in limited.json()
+    statuses = [alice_client.get("/api/collection/").status_code for _ in range(5)]
+    assert statuses == [200, 200, 200, 200, 429]

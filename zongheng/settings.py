@@ -82,7 +82,10 @@ TEMPLATES = [
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=env_int("CONN_MAX_AGE", 0),
+        # Production keeps connections for a minute: a new PostgreSQL connection per request
+        # costs more than most of our pages.
+        conn_max_age=env_int("CONN_MAX_AGE", 0 if DEBUG else 60),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

@@ -1,0 +1,87 @@
+"""How many SQL queries each main page and endpoint costs with 10 and with 200 cards shown.
+
+Shared by tests/test_query_counts.py (which requires the two to be equal) and bench/queries.py
+(which prints the report).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from catalog.models import Card
+from collection.services import set_counts
+from decks.models import Deck
+from decks.services import DeckData, save_deck
+
+
+def _count(client: Client, method: str, url: str, data: Any = None) -> int:
+    cache.clear()  # measure the work, not a cached answer
+    with CaptureQueriesContext(connection) as ctx:
+        if method == "get":
+            response = client.get(url)
+        elif method == "json":
+            response = client.post(url, json.dumps(data), content_type="application/json")
+        else:
+            response = client.post(url, data or {}, HTTP_HX_REQUEST="true")
+    assert response.status_code in (200, 302), (url, response.status_code)
+    return len(ctx.captured_queries)
+
+
+def report() -> dict[str, dict[str, int]]:
+    users = get_user_model().objects
+    cards = list(Card.objects.order_by("position"))
+    deck_cards = [c for c in cards if c.kind in ("troop", "tactic")]
+    setups: dict[int, dict[str, Any]] = {}
+    for size in (10, 200):
+        user = users.create_user(f"counter{size}", password="query-count-password-1")
+        for card in cards[:size]:
+            set_counts(user, card, quantity=2)
+        chosen = (deck_cards * 2)[:size] if size > len(deck_cards) else deck_cards[:size]
+        main = {c.code: 2 for c in chosen} if size <= len(deck_cards) else {c.code: 2 for c in cards[:size]}
+        deck = save_deck(Deck(owner=user, public=True), DeckData(f"deck{size}", "standard", "WJ-001", main, {}))
+        client = Client()
+        client.force_login(user)
+        setups[size] = {"client": client, "deck": deck, "list": "\n".join(f"1 {c.code}" for c in cards[:size])}
+    anonymous = Client()
+    rows: dict[str, dict[str, int]] = {}
+
+    def measure(name: str, make: Any) -> None:
+        rows[name] = {str(size): make(size) for size in (10, 200)}
+
+    measure("GET /cards/ (anonymous)", lambda n: _count(anonymous, "get", f"/cards/?per_page={n}"))
+    measure(
+        "GET /cards/ (logged in, with counts)", lambda n: _count(setups[n]["client"], "get", f"/cards/?per_page={n}")
+    )
+    measure("GET /cards/?view=grid", lambda n: _count(anonymous, "get", f"/cards/?per_page={n}&view=grid"))
+    measure("GET /api/cards/", lambda n: _count(anonymous, "get", f"/api/cards/?page_size={n}"))
+    measure("GET /api/cards/?q=", lambda n: _count(anonymous, "get", f"/api/cards/?page_size={n}&q=kind:troop"))
+    measure("GET /collection/", lambda n: _count(setups[n]["client"], "get", f"/collection/?per_page={n}"))
+    measure("GET /api/collection/", lambda n: _count(setups[n]["client"], "get", f"/api/collection/?page_size={n}"))
+    measure("GET /collection/completion/", lambda n: _count(setups[n]["client"], "get", "/collection/completion/"))
+    measure("GET /collection/trade/", lambda n: _count(setups[n]["client"], "get", "/collection/trade/"))
+    measure("GET /collection/export.csv", lambda n: _count(setups[n]["client"], "get", "/collection/export.csv"))
+    measure("GET /decks/<id>/", lambda n: _count(setups[n]["client"], "get", f"/decks/{setups[n]['deck'].pk}/"))
+    measure(
+        "GET /decks/<id>/build/", lambda n: _count(setups[n]["client"], "get", f"/decks/{setups[n]['deck'].pk}/build/")
+    )
+    measure("POST /decks/<id>/change/ (builder)", lambda n: _count(
+        setups[n]["client"], "post", f"/decks/{setups[n]['deck'].pk}/change/", {"action": "inc", "card": "YXJQ-003"}))  # fmt: skip
+    measure(
+        "GET /decks/<id>/sheet/", lambda n: _count(setups[n]["client"], "get", f"/decks/{setups[n]['deck'].pk}/sheet/")
+    )
+    measure("GET /api/decks/<id>/", lambda n: _count(setups[n]["client"], "get", f"/api/decks/{setups[n]['deck'].pk}/"))
+    measure("GET /api/decks/<id>/legality/", lambda n: _count(
+        setups[n]["client"], "get", f"/api/decks/{setups[n]['deck'].pk}/legality/"))  # fmt: skip
+    measure("POST /api/legality/", lambda n: _count(anonymous, "json", "/api/legality/", {"list": setups[n]["list"]}))
+    measure(
+        "POST /check/",
+        lambda n: _count(anonymous, "post", "/check/", {"list": setups[n]["list"], "format": "standard"}),
+    )
+    return rows
