@@ -9,6 +9,7 @@ from django.core.cache import cache
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.http.response import HttpResponseBase
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import generics, serializers
@@ -178,7 +179,7 @@ class CardDetailView(CatalogueCacheMixin, generics.RetrieveAPIView):
         code = self.kwargs["code"]
         card = Card.objects.by_code(code)
         if card is None:
-            raise NotFound(f"No card with the code {code[:40]!r}.")
+            raise NotFound(_("No card with the code “%(code)s”.") % {"code": code[:40]})
         return card
 
 
@@ -213,5 +214,5 @@ class SetDetailView(CatalogueCacheMixin, generics.RetrieveAPIView):
         code = self.kwargs["code"].upper()
         card_set = CardSet.objects.annotate(card_count=Count("cards")).filter(code=code).first()
         if card_set is None:
-            raise NotFound(f"No set with the code {self.kwargs['code'][:40]!r}.")
+            raise NotFound(_("No set with the code “%(code)s”.") % {"code": self.kwargs["code"][:40]})
         return card_set

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, serializers
@@ -45,9 +46,9 @@ class CountsInputSerializer(serializers.Serializer):
         setting = {"quantity", "foil_quantity"} & set(attrs)
         adding = {"add", "add_foil"} & set(attrs)
         if setting and adding:
-            raise ValidationError({"add": ["Give counts to set or counts to add, not both."]})
+            raise ValidationError({"add": [_("Give counts to set or counts to add, not both.")]})
         if not setting and not adding:
-            raise ValidationError({"quantity": ["Give quantity/foil_quantity, or add/add_foil."]})
+            raise ValidationError({"quantity": [_("Give quantity/foil_quantity, or add/add_foil.")]})
         return attrs
 
 
@@ -74,7 +75,7 @@ class CollectionListView(generics.ListAPIView):
 def _entry(user: Any, code: str) -> Card:
     card = Card.objects.by_code(code)
     if card is None:
-        raise NotFound(f"No card with the code {code[:40]!r}.")
+        raise NotFound(_("No card with the code “%(code)s”.") % {"code": code[:40]})
     return queries.with_counts(Card.objects.with_set().filter(pk=card.pk), user).get()
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import serializers
@@ -13,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from decks.i18n import pick
 from decks.legality import RequestedEntry, check_list, check_structured
 from rules_check import DEFAULT_FORMAT, FORMATS, DeckListError
 from rules_check.decklist import MAX_BYTES
@@ -48,9 +50,9 @@ class LegalityInputSerializer(serializers.Serializer):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         structured = {"general", "cards", "reinforcements"} & set(attrs)
         if "list" in attrs and structured:
-            raise serializers.ValidationError({"list": ["Give either 'list' or 'general'/'cards', not both."]})
+            raise serializers.ValidationError({"list": [_("Give either 'list' or 'general'/'cards', not both.")]})
         if "list" not in attrs and "cards" not in attrs and "general" not in attrs:
-            raise serializers.ValidationError({"list": ["Give a deck list as 'list', or 'general' and 'cards'."]})
+            raise serializers.ValidationError({"list": [_("Give a deck list as 'list', or 'general' and 'cards'.")]})
         return attrs
 
 
@@ -100,7 +102,7 @@ class LegalityView(APIView):
             try:
                 _, verdict = check_list(data["list"], data["format"])
             except DeckListError as exc:
-                return Response({"list": [str(exc)]}, status=400)
+                return Response({"list": [pick(exc.message, exc.message_en)]}, status=400)
         else:
             verdict = check_structured(
                 data.get("general") or None,

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
@@ -21,6 +22,7 @@ from rest_framework.views import APIView
 from catalog.lookup import catalog_index
 from decks import deckcode, services
 from decks.api import StrictCharField, VerdictOutputSerializer
+from decks.i18n import pick
 from decks.legality import check_deck_snapshot, check_list, deck_for_rules
 from decks.models import FORMAT_CHOICES, MAX_ENTRY_COUNT, Deck
 from decks.stats import deck_view
@@ -49,7 +51,7 @@ class DeckInputSerializer(serializers.Serializer):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         sources = [k for k in ("list", "deck_code") if k in attrs]
         if len(sources) > 1 or (sources and {"general", "cards", "reinforcements"} & set(attrs)):
-            raise ValidationError({"list": ["Give the cards one way: cards/general, list, or deck_code."]})
+            raise ValidationError({"list": [_("Give the cards one way: cards/general, list, or deck_code.")]})
         return attrs
 
 
@@ -93,7 +95,7 @@ def deck_json(deck: Deck) -> dict[str, Any]:
 def _code(text: str, field: str) -> str:
     facts = catalog_index().lookup(text)
     if facts is None:
-        raise ValidationError({field: [f"No card {text[:40]!r}."]})
+        raise ValidationError({field: [_("No card “%(code)s”.") % {"code": text[:40]}]})
     return facts.code
 
 
@@ -118,9 +120,9 @@ def _data_from(payload: dict[str, Any], base: services.DeckData) -> services.Dec
         try:
             parsed, _verdict = check_list(payload["list"], data.format)
         except DeckListError as exc:
-            raise ValidationError({"list": [str(exc)]}) from None
+            raise ValidationError({"list": [pick(exc.message, exc.message_en)]}) from None
         if parsed.problems:
-            raise ValidationError({"list": [p.message_en for p in parsed.problems]})
+            raise ValidationError({"list": [pick(p.message, p.message_en) for p in parsed.problems]})
         totals = parsed.deck.totals()
         data.general = next(iter(totals["generals"]), None)
         data.main, data.reinforcements = totals["main"], totals["reinforcements"]
@@ -161,7 +163,7 @@ class DeckListView(APIView):
 
     def get_queryset(self, request: Request) -> QuerySet[Deck]:
         if request.query_params.get("public", "0") not in ("0", "1"):
-            raise ValidationError({"public": ["must be 0 or 1"]})
+            raise ValidationError({"public": [_("must be 0 or 1")]})
         if request.user.is_authenticated and request.query_params.get("public") != "1":
             return Deck.objects.owned_by(request.user)
         return Deck.objects.filter(public=True)
@@ -193,14 +195,14 @@ class DeckListView(APIView):
 def _visible(request: Request, deck_id: int) -> Deck:
     deck = Deck.objects.visible_to(request.user).select_related("owner").filter(pk=deck_id).first()
     if deck is None:
-        raise NotFound("No such deck.")
+        raise NotFound(_("No such deck."))
     return deck
 
 
 def _owned(request: Request, deck_id: int) -> Deck:
     deck = _visible(request, deck_id)
     if deck.owner_id != request.user.pk:
-        raise PermissionDenied("Only its owner changes a deck.")
+        raise PermissionDenied(_("Only its owner changes a deck."))
     return deck
 
 

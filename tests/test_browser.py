@@ -186,13 +186,13 @@ def test_build_a_deck_until_legal_export_it_and_check_it(site: str, browser) -> 
     page.click("text=新牌庫")
     page.wait_for_url("**/build/")
     page.evaluate("window.__marker = 'same page'")
-    page.fill("#builder-q", "liubei")
+    page.fill("#builder-search #id_q", "liubei")
     page.wait_for_selector('#search-results button[value="general"]')
     page.click('#search-results button[value="general"]')
     page.wait_for_selector(".general-choice >> text=劉備")
     codes = list(LEGAL_MAIN.items())
     for code, count in codes:
-        page.fill("#builder-q", code)
+        page.fill("#builder-search #id_q", code)
         page.wait_for_selector(f'#search-results li:has-text("{code}") button[value="inc"]')
         for _ in range(count):
             before = page.locator("#verdict").inner_text()

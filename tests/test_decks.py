@@ -32,7 +32,7 @@ def test_build_a_legal_deck_through_the_page(alice_client: Client, alice) -> Non
     deck = Deck.objects.get(owner=alice)
     assert response["Location"] == f"/decks/{deck.pk}/build/"
     html = alice_client.get(f"/decks/{deck.pk}/build/").content.decode()
-    assert 'data-legal="false"' in html and 'id="builder-q"' in html
+    assert 'data-legal="false"' in html and 'id="builder-search"' in html and 'name="troop_class"' in html
     change(alice_client, deck, action="general", card="liubei")
     for code, count in LEGAL_MAIN.items():
         for _ in range(count):
@@ -279,3 +279,11 @@ def test_description_markdown_is_rendered_safely(alice_client: Client, alice) ->
     html = alice_client.get(f"/decks/{deck.pk}/").content.decode()
     assert "<strong>強</strong>" in html
     assert "<script>alert" not in html and "javascript:" not in html and "onerror" not in html
+
+
+def test_builder_search_takes_the_catalogue_filters_too(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+    deck = make_deck(alice, main={})
+    response = alice_client.get(f"/decks/{deck.pk}/build/", {"set": "YXJQ", "kind": "tactic", "sort": "-cost"},
+                                HTTP_HX_REQUEST="true", HTTP_HX_TARGET="search-results")  # fmt: skip
+    html = response.content.decode()
+    assert html.count('name="card"') == 4 and html.index("YXJQ-001") < html.index("YXJQ-002")  # cost 3 before 1

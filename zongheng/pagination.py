@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
@@ -19,5 +20,7 @@ class StrictPageNumberPagination(PageNumberPagination):
         if raw is None or raw == "":
             return self.page_size
         if not raw.isdigit() or not 1 <= int(raw) <= MAX_PAGE_SIZE:
-            raise ValidationError({"page_size": [f"must be a whole number from 1 to {MAX_PAGE_SIZE}"]})
+            raise ValidationError(
+                {"page_size": [_("must be a whole number from 1 to %(max)d") % {"max": MAX_PAGE_SIZE}]}
+            )
         return int(raw)
