@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -34,6 +36,10 @@ def _back(request: HttpRequest, fallback: str) -> HttpResponse:
     return redirect(fallback)
 
 
+def _form_message(form: Any) -> str:
+    return " ".join(str(e) for errors in form.errors.values() for e in errors)
+
+
 def _error(request: HttpRequest, message: str) -> HttpResponse:
     return render(request, "collection/error.html", {"message": message}, status=400)
 
@@ -58,7 +64,7 @@ def change(request: HttpRequest, code: str) -> HttpResponse:
     card = _card(code)
     form = ChangeForm(request.POST)
     if not form.is_valid():
-        message = " ".join(str(e) for errors in form.errors.values() for e in errors)
+        message = _form_message(form)
         return _counter(request, card, error=message) if request.htmx else _error(request, message)
     action = form.cleaned_data["action"]
     try:
@@ -112,7 +118,7 @@ def wanted(request: HttpRequest, code: str) -> HttpResponse:
     card = _card(code)
     form = WantedForm(request.POST)
     if not form.is_valid():
-        return _error(request, " ".join(str(e) for e in form.errors.get("wanted", [])))
+        return _error(request, _form_message(form))
     set_wanted(request.user, card, form.cleaned_data["wanted"])
     messages.success(request, _("Wishlist updated."))
     return _back(request, "collection:trade")
