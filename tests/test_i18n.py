@@ -83,3 +83,18 @@ def test_forms_are_translated(alice) -> None:  # type: ignore[no-untyped-def]
     simplified = in_language("zh-hans")
     simplified.force_login(alice)
     assert "加到我现有的数量" in simplified.get("/collection/import/").content.decode()
+
+
+def test_english_shows_pinyin_beside_card_names_everywhere(alice) -> None:  # type: ignore[no-untyped-def]
+    from tests.deck_helpers import make_deck
+
+    client = in_language("en")
+    client.force_login(alice)
+    deck = make_deck(alice)
+    for path in (f"/decks/{deck.pk}/", "/sets/YXJQ/", f"/decks/{deck.pk}/sheet/"):
+        html = client.get(path).content.decode()
+        assert '新兵 <small class="pinyin">xin bing</small>' in html, path
+    checked = client.post("/check/", {"list": "3 新兵", "format": "standard"}).content.decode()
+    assert '新兵 <small class="pinyin">xin bing</small>' in checked
+    chinese = in_language("zh-hant")
+    assert 'class="pinyin">xin bing' not in chinese.get("/sets/YXJQ/").content.decode()

@@ -7,6 +7,7 @@ readers keep the Chinese card names, with pinyin beside them, and English labels
 from __future__ import annotations
 
 from django import template
+from django.utils.html import format_html
 from django.utils.translation import get_language
 
 from catalog import textkeys, vocab
@@ -39,6 +40,16 @@ def label(slug: str | None) -> str:
     if language.startswith("en"):
         return vocab.ENGLISH.get(slug, slug)
     return script(_LABELS.get(slug, slug))
+
+
+@register.filter
+def card_name(name: str | None) -> str:
+    """A card's name in the reader's script; English readers get the pinyin beside it."""
+    if not name:
+        return ""
+    if (get_language() or "").lower().startswith("en"):
+        return format_html('{} <small class="pinyin">{}</small>', name, pinyin(name))
+    return script(name)
 
 
 @register.filter
