@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -80,3 +82,26 @@ class ImportDeckForm(forms.Form):
         if not (data.get("file") or (data.get("text") or "").strip()):
             raise forms.ValidationError(_("Paste a deck list or a deck code, or choose a file."))
         return data
+
+
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class MultipleFileField(forms.FileField):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("widget", MultipleFileInput())
+        super().__init__(*args, **kwargs)
+
+    def clean(self, data: Any, initial: Any = None) -> Any:
+        single = super().clean
+        if isinstance(data, list | tuple) and data:
+            return [single(d, initial) for d in data]
+        result = single(data, initial)  # refuses an empty field: the field is required
+        return [result] if result else []
+
+
+class BatchCheckForm(forms.Form):
+    files = MultipleFileField(label=_("Deck-list files (.txt) or one .zip of them"))
+    format = forms.ChoiceField(label=_("Format"), choices=format_choices, initial=DEFAULT_FORMAT)
+    as_csv = forms.BooleanField(label=_("Download the table as CSV"), required=False)

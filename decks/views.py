@@ -2,12 +2,15 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 
-from decks.forms import CheckDeckForm
+from decks import batch
+from decks.forms import BatchCheckForm, CheckDeckForm
 from decks.i18n import pick
 from decks.legality import check_list
 from decks.presenters import present_verdict
 from rules_check import DeckListError
+from rules_check.decklist import MAX_BYTES
 
 
 def check_deck(request: HttpRequest) -> HttpResponse:
@@ -29,3 +32,37 @@ def check_deck(request: HttpRequest) -> HttpResponse:
             status = 400
     template = "decks/_check_result.html" if request.htmx else "decks/check.html"
     return render(request, template, context, status=status)
+
+
+def check_many(request: HttpRequest) -> HttpResponse:
+    """Tournament day: many lists at once, a table of verdicts, and the table as CSV."""
+    form = BatchCheckForm(request.POST or None, request.FILES or None)
+    context: dict[str, object] = {"form": form}
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            uploads = form.cleaned_data["files"]
+            try:
+                files = _batch_files(uploads)
+                rows = batch.check_files(files, form.cleaned_data["format"])
+            except batch.BatchError as exc:
+                form.add_error("files", str(exc))
+                status = 400
+            else:
+                if form.cleaned_data["as_csv"]:
+                    response = HttpResponse(batch.to_csv(rows), content_type="text/csv; charset=utf-8")
+                    response["Content-Disposition"] = 'attachment; filename="verdicts.csv"'
+                    return response
+                context["rows"] = rows
+                context["legal_count"] = sum(1 for r in rows if r.legal)
+        else:
+            status = 400
+    return render(request, "decks/check_many.html", context, status=status)
+
+
+def _batch_files(uploads: list) -> list[tuple[str, bytes]]:  # type: ignore[type-arg]
+    if len(uploads) == 1 and uploads[0].name.lower().endswith(".zip"):
+        return batch.read_zip(uploads[0].read(batch.MAX_ZIP_BYTES + 1))
+    if len(uploads) > batch.MAX_FILES:
+        raise batch.BatchError(_("At most %(max)d files at once.") % {"max": batch.MAX_FILES})
+    return [(u.name, u.read(MAX_BYTES + 1)) for u in uploads]

@@ -1,0 +1,99 @@
+"""Check many deck lists at once (tournament day): several files, or one .zip of them.
+
+Bounded: at most 500 lists of 64 KiB each. A zip is read in memory, never extracted, and is
+refused when its entries claim more than the limits (a zip bomb) or name paths that climb out
+(`../`) or start at the root. Nothing is stored.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import zipfile
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from collection.csv_io import escape_cell
+from decks.legality import check_list
+from rules_check import DeckListError, decode
+from rules_check.decklist import MAX_BYTES
+
+MAX_FILES = 500
+MAX_ZIP_BYTES = 10 * 1024 * 1024
+
+
+class BatchError(ValueError):
+    pass
+
+
+@dataclass
+class BatchRow:
+    file: str
+    player: str | None = None
+    general: str | None = None
+    count: int = 0
+    legal: bool = False
+    problems: list[str] | None = None
+    error: str | None = None
+
+
+def _safe_name(name: str) -> bool:
+    path = PurePosixPath(name.replace("\\", "/"))
+    return not path.is_absolute() and ".." not in path.parts and ":" not in name
+
+
+def read_zip(data: bytes) -> list[tuple[str, bytes]]:
+    if len(data) > MAX_ZIP_BYTES:
+        raise BatchError(_("The zip file is larger than 10 MB."))
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        infos = [i for i in archive.infolist() if not i.is_dir()]
+    except (zipfile.BadZipFile, OSError, ValueError):
+        raise BatchError(_("This is not a zip file.")) from None
+    if len(infos) > MAX_FILES:
+        raise BatchError(_("The zip holds more than %(max)d files.") % {"max": MAX_FILES})
+    out = []
+    for info in infos:
+        if not _safe_name(info.filename):
+            raise BatchError(_("The zip names a path outside itself: %(name)s") % {"name": info.filename[:80]})
+        if info.file_size > MAX_BYTES:
+            raise BatchError(_("%(name)s is larger than 64 KiB.") % {"name": info.filename[:80]})
+        with archive.open(info) as handle:
+            content = handle.read(MAX_BYTES + 1)  # never trust the size the zip claims
+        if len(content) > MAX_BYTES:
+            raise BatchError(_("%(name)s is larger than 64 KiB.") % {"name": info.filename[:80]})
+        out.append((info.filename, content))
+    return out
+
+
+def check_files(files: list[tuple[str, bytes]], format_name: str) -> list[BatchRow]:
+    if len(files) > MAX_FILES:
+        raise BatchError(_("At most %(max)d files at once.") % {"max": MAX_FILES})
+    rows = []
+    for name, content in sorted(files):
+        row = BatchRow(file=name)
+        try:
+            parsed, verdict = check_list(decode(content), format_name)
+        except DeckListError as exc:
+            row.error = str(exc)
+        else:
+            row.player, row.general, row.count, row.legal = (
+                parsed.player, verdict.general, verdict.main_deck_count, verdict.legal)  # fmt: skip
+            row.problems = [f"{p.code}: {p.message}" for p in verdict.problems]
+        rows.append(row)
+    return rows
+
+
+def to_csv(rows: list[BatchRow]) -> str:
+    out = io.StringIO()
+    out.write("\ufeff")
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(["file", "player", "general", "count", "legal", "problems"])
+    for r in rows:
+        cells: list[Any] = [r.file, r.player or "", r.general or "", r.count, "yes" if r.legal else "no",
+                            r.error or " | ".join(r.problems or [])]  # fmt: skip
+        writer.writerow([escape_cell(c) for c in cells])
+    return out.getvalue()
