@@ -80,6 +80,10 @@ def test_faces_in_the_grid_the_card_page_and_the_deck_page(client: Client, alice
     deck = make_deck(alice)
     assert alice_client.get(f"/decks/{deck.pk}/").content.decode().count('<svg class="face') == 14  # one per entry
 
+    search = alice_client.get(f"/decks/{deck.pk}/build/?q=&set=YXJQ&kind=tactic", HTTP_HX_REQUEST="true",
+                              HTTP_HX_TARGET="search-results").content.decode()  # fmt: skip
+    assert search.count('<svg class="face') == 4  # the builder's search results
+
 
 def test_an_unknown_code_has_no_face(client: Client) -> None:
     assert client.get("/cards/NOPE/face.svg").status_code == 404
