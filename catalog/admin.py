@@ -1,14 +1,89 @@
+from django import forms
 from django.contrib import admin
+from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.html import format_html
 
-from catalog import cache_version
-from catalog.models import Card, CardSet, rebuild_search_keys
+from catalog import cache_version, images
+from catalog.models import Card, CardImage, CardSet, rebuild_search_keys
 
 
 @admin.register(CardSet)
 class CardSetAdmin(admin.ModelAdmin):
     list_display = ["code", "name", "order"]
     ordering = ["order"]
+
+
+class CardImageForm(forms.ModelForm):
+    """The picture is checked and cleaned in clean_upload, before anything reaches the disk."""
+
+    upload = forms.FileField(
+        required=False,
+        help_text="JPEG, PNG or WebP; at most 10 MB and 40 megapixels. Stored as WebP without metadata.",
+    )
+
+    class Meta:
+        model = CardImage
+        fields = ["card", "side"]
+
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self.cleaned_image: images.CleanImage | None = None
+        self.fields["upload"].required = self.instance.pk is None
+
+    def clean_upload(self):  # type: ignore[no-untyped-def]
+        upload = self.cleaned_data.get("upload")
+        if upload:
+            try:
+                self.cleaned_image = images.clean_upload(upload)
+            except images.ImageRejected as exc:
+                raise ValidationError(str(exc)) from None
+        return upload
+
+
+def save_card_image(obj: CardImage, form: CardImageForm) -> None:
+    if form.cleaned_image is not None:
+        images.store(obj, form.cleaned_image)
+    else:
+        obj.save()
+        transaction.on_commit(cache_version.bump)
+
+
+def preview(obj: CardImage) -> str:
+    if not obj.pk or not obj.thumbnails:
+        return "—"
+    smallest = min(obj.thumbnails.items(), key=lambda item: int(item[0]))[1]
+    return format_html('<img src="{}" alt="" style="height:6rem">', images.default_storage.url(smallest))
+
+
+class CardImageInline(admin.TabularInline):
+    model = CardImage
+    form = CardImageForm
+    extra = 0
+    max_num = 2
+    fields = ["side", "upload", "picture", "width", "height"]
+    readonly_fields = ["picture", "width", "height"]
+
+    @admin.display(description="Picture")
+    def picture(self, obj: CardImage) -> str:
+        return preview(obj)
+
+
+@admin.register(CardImage)
+class CardImageAdmin(admin.ModelAdmin):
+    form = CardImageForm
+    list_display = ["card", "side", "picture", "width", "height", "uploaded_at"]
+    list_select_related = ["card"]
+    autocomplete_fields = ["card"]
+    readonly_fields = ["picture", "width", "height"]
+    search_fields = ["card__code", "card__name"]
+
+    @admin.display(description="Picture")
+    def picture(self, obj: CardImage) -> str:
+        return preview(obj)
+
+    def save_model(self, request, obj, form, change):  # type: ignore[no-untyped-def]
+        save_card_image(obj, form)
 
 
 @admin.register(Card)
@@ -18,6 +93,7 @@ class CardAdmin(admin.ModelAdmin):
     search_fields = ["code", "name", "name_simplified", "pinyin_key", "text"]
     readonly_fields = Card.DERIVED_FIELDS
     list_select_related = ["set"]
+    inlines = [CardImageInline]
 
     def save_model(self, request, obj, form, change):  # type: ignore[no-untyped-def]
         # A maintainer's correction must refresh the search keys and every cached answer.
@@ -25,3 +101,15 @@ class CardAdmin(admin.ModelAdmin):
         super().save_model(request, obj, form, change)
         rebuild_search_keys([obj])
         transaction.on_commit(cache_version.bump)  # once the correction is visible to every reader
+
+    def save_formset(self, request, form, formset, change):  # type: ignore[no-untyped-def]
+        if formset.model is not CardImage:
+            return super().save_formset(request, form, formset, change)
+        formset.save(commit=False)
+        for obj in formset.deleted_objects:
+            obj.delete()
+        for image_form in formset.forms:
+            if image_form in formset.deleted_forms or not image_form.has_changed():
+                continue
+            image_form.instance.card = form.instance
+            save_card_image(image_form.instance, image_form)

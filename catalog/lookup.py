@@ -4,7 +4,6 @@ full pinyin. Built once per catalogue version, so a deck list or a CSV file cost
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 
 from catalog import cache_version, textkeys
@@ -65,18 +64,9 @@ class CatalogIndex:
         return found
 
 
-_index: CatalogIndex | None = None
-_lock = threading.Lock()
+_index = cache_version.PerVersion(lambda: CatalogIndex.build(cache_version.current()))
 
 
 def catalog_index() -> CatalogIndex:
     """The index of the current catalogue, rebuilt when the catalogue version changes."""
-    global _index
-    version = cache_version.current()
-    index = _index
-    if index is None or index.version != version:
-        with _lock:
-            if _index is None or _index.version != version:
-                _index = CatalogIndex.build(version)
-            index = _index
-    return index
+    return _index.get()

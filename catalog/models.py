@@ -181,3 +181,30 @@ def rebuild_search_keys(cards: list[Card]) -> None:
     SearchKey.objects.bulk_create(
         [SearchKey(card=card, key=key) for card in cards for key in sorted(card.search_keys())], batch_size=2000
     )
+
+
+class CardImage(models.Model):
+    """A real picture of one side of a card, uploaded by staff through the admin. The file is
+    the cleaned WebP that catalog.images made; thumbnails maps a width to its file."""
+
+    class Side(models.TextChoices):
+        FRONT = "front", "Front"
+        BACK = "back", "Back (double-sided foils)"
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="images")
+    side = models.CharField(max_length=5, choices=Side.choices, default=Side.FRONT)
+    image = models.FileField(max_length=200, editable=False)
+    width = models.PositiveIntegerField(default=0, editable=False)
+    height = models.PositiveIntegerField(default=0, editable=False)
+    thumbnails = models.JSONField(default=dict, blank=True, editable=False)
+    uploaded_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["card__position", "side"]
+        constraints = [models.UniqueConstraint(fields=["card", "side"], name="one_image_per_card_side")]
+
+    def __str__(self) -> str:
+        return f"{self.card.code} {self.side}"
+
+    def files(self) -> list[str]:
+        return [name for name in [self.image.name, *self.thumbnails.values()] if name]

@@ -54,18 +54,20 @@ def charlie(db):  # type: ignore[no-untyped-def]
     return get_user_model().objects.create_user("charlie", "charlie@example.org", PASSWORD, is_staff=True)
 
 
+def logged_in(user) -> Client:  # type: ignore[no-untyped-def]
+    client = Client()
+    client.force_login(user)
+    return client
+
+
 @pytest.fixture
 def alice_client(alice) -> Client:  # type: ignore[no-untyped-def]
-    client = Client()
-    client.force_login(alice)
-    return client
+    return logged_in(alice)
 
 
 @pytest.fixture
 def bob_client(bob) -> Client:  # type: ignore[no-untyped-def]
-    client = Client()
-    client.force_login(bob)
-    return client
+    return logged_in(bob)
 
 
 def pytest_collection_modifyitems(config, items):  # type: ignore[no-untyped-def]
@@ -85,3 +87,16 @@ def english(settings):  # type: ignore[no-untyped-def]
     settings.LANGUAGE_CODE = "en"
     with translation.override("en"):
         yield
+
+
+@pytest.fixture
+def charlie_client(charlie) -> Client:  # type: ignore[no-untyped-def]
+    return logged_in(charlie)
+
+
+@pytest.fixture
+def media_root(settings, tmp_path):  # type: ignore[no-untyped-def]
+    """Uploaded files go to a fresh directory of this test's own, never into the checkout."""
+    settings.MEDIA_ROOT = tmp_path / "media"
+    settings.MEDIA_ROOT.mkdir()
+    return settings.MEDIA_ROOT

@@ -78,7 +78,9 @@ def test_faces_in_the_grid_the_card_page_and_the_deck_page(client: Client, alice
     assert '<svg class="face' not in client.get("/cards/?view=list").content.decode()
     assert '<svg class="face kind-general"' in client.get("/cards/WJ-001/").content.decode()
     deck = make_deck(alice)
-    assert alice_client.get(f"/decks/{deck.pk}/").content.decode().count('<svg class="face') == 14  # one per entry
+    assert (
+        alice_client.get(f"/decks/{deck.pk}/").content.decode().count('<svg class="face') == 15
+    )  # the general, then one per entry
 
     search = alice_client.get(f"/decks/{deck.pk}/build/?q=&set=YXJQ&kind=tactic", HTTP_HX_REQUEST="true",
                               HTTP_HX_TARGET="search-results").content.decode()  # fmt: skip

@@ -164,7 +164,8 @@ def test_a_maintainers_correction_in_the_admin_is_searchable_at_once(charlie) ->
     admin.force_login(charlie)
     card = Card.objects.get(code="YXJQ-003")
     data = {"code": card.code, "name": "新兵甲", "set": card.set_id, "kind": card.kind, "cost": 2, "power": 1,
-            "health": 3, "troop_class": "infantry", "affiliation": "江湖散人", "tier": "bronze", "stars": 1}  # fmt: skip
+            "health": 3, "troop_class": "infantry", "affiliation": "江湖散人", "tier": "bronze", "stars": 1,
+            "images-TOTAL_FORMS": "0", "images-INITIAL_FORMS": "0"}  # the card pictures inline, left alone  # fmt: skip
     response = admin.post(f"/admin/catalog/card/{card.pk}/change/", data)
     assert response.status_code == 302, response.content.decode()[:2000]
     assert found(admin, "xinbingjia") == ["YXJQ-003"]

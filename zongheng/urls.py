@@ -49,12 +49,10 @@ urlpatterns = [
     path("api/", include((api_patterns, "api"))),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    # Card pictures are served here in every setting (no separate web server is assumed);
+    # a front server may take /media/ over from MEDIA_ROOT with the same cache headers.
+    path(f"{settings.MEDIA_URL.strip('/')}/<path:path>", zongheng_views.media, name="media"),
 ]
-
-if settings.DEBUG:  # uploaded media in development; production serves /media/ from the web server
-    from django.conf.urls.static import static
-
-    urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)
 
 handler404 = "zongheng.views.not_found"
 handler500 = "zongheng.views.server_error"

@@ -1,7 +1,10 @@
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.conf import settings
+from django.core.exceptions import SuspiciousFileOperation
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.views.static import serve as static_serve
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
@@ -20,3 +23,15 @@ def server_error(request: HttpRequest) -> HttpResponse:
 def ping(request: HttpRequest) -> HttpResponse:
     """A bare JSON answer: a health check, and the floor that bench/http.py measures against."""
     return JsonResponse({"ok": True})
+
+
+def media(request: HttpRequest, path: str) -> HttpResponse:
+    """Uploaded card pictures. Their names carry a hash of the content (catalog.images), so a
+    name never points at other bytes: browsers may keep them for a year without asking again."""
+    try:
+        response = static_serve(request, path, document_root=settings.MEDIA_ROOT)
+    except SuspiciousFileOperation:  # ../ and friends: nothing there, rather than a 400 and a log line
+        raise Http404 from None
+    response["Cache-Control"] = "public, max-age=31536000, immutable"
+    response["X-Content-Type-Options"] = "nosniff"
+    return response

@@ -10,7 +10,7 @@ from django import template
 from django.utils.html import format_html
 from django.utils.translation import get_language
 
-from catalog import textkeys, vocab
+from catalog import images, textkeys, vocab
 
 register = template.Library()
 
@@ -89,9 +89,23 @@ def url_with(context, **changes) -> str:  # type: ignore[no-untyped-def]
     return f"?{encoded}" if encoded else "?"
 
 
-@register.inclusion_tag("catalog/face.svg", takes_context=True)
-def card_face(context, card):  # type: ignore[no-untyped-def]
-    """A card's face as inline SVG, drawn from its data."""
+@register.inclusion_tag("catalog/_face.html", takes_context=True)
+def card_face(context, card, sizes="(max-width: 40rem) 45vw, 10rem"):  # type: ignore[no-untyped-def]
+    """A card's face as inline SVG drawn from its data; with an uploaded picture on top when
+    the card has one. The SVG stays underneath: it shows while the picture loads, and when the
+    picture fails (site.js then removes the broken image)."""
     from catalog.faces import colours
 
-    return {"card": card, "face": colours(card.kind, card.tier), "LANGUAGE_CODE": context.get("LANGUAGE_CODE")}
+    return {
+        "card": card,
+        "face": colours(card.kind, card.tier),
+        "picture": images.picture(card.pk) if card.pk else None,
+        "sizes": sizes,
+        "LANGUAGE_CODE": context.get("LANGUAGE_CODE"),
+    }
+
+
+@register.simple_tag
+def card_picture(card, side="front"):  # type: ignore[no-untyped-def]
+    """One side's uploaded picture (catalog.images.Picture) or None."""
+    return images.picture(card.pk, side) if card.pk else None

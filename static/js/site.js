@@ -12,3 +12,13 @@ document.addEventListener("click", (event) => {
     window.print();
   }
 });
+// A card picture that fails to load is removed, uncovering the card face drawn beneath it.
+document.addEventListener(
+  "error",
+  (event) => {
+    if (event.target instanceof HTMLImageElement && event.target.classList.contains("face-image")) {
+      event.target.remove();
+    }
+  },
+  true,
+);

@@ -1,0 +1,178 @@
+"""Real card images: checked before anything is stored, cleaned, re-encoded, and thumbnailed once.
+
+An upload is judged by its content, never its name: Pillow must recognise it as JPEG, PNG or
+WebP. Size (bytes and pixels) is checked before the pixels are decoded, so a small file that
+claims a huge canvas (a decompression bomb) costs nothing. The stored image is a fresh WebP
+built from the pixels alone: EXIF orientation applied, every piece of metadata (EXIF with its
+GPS position, XMP, ICC profiles, comments) left behind. File names are made here from the
+card, the side and a hash of the content, so they never collide and can be cached forever.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import warnings
+from dataclasses import dataclass
+from typing import IO
+
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+from django.db import transaction
+from django.utils.translation import gettext as _
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+from catalog import cache_version
+
+MAX_BYTES = 10 * 1024 * 1024
+MAX_PIXELS = 40_000_000
+ACCEPTED_FORMATS = {"JPEG", "PNG", "WEBP"}
+THUMBNAIL_WIDTHS = (200, 400, 800)
+WEBP_QUALITY = 85
+
+
+class ImageRejected(ValueError):
+    """An upload that is not stored, with the reason in words for the uploader."""
+
+
+@dataclass(frozen=True)
+class CleanImage:
+    data: bytes  # WebP, no metadata
+    width: int
+    height: int
+    digest: str
+
+
+def _read_bounded(upload: IO[bytes]) -> bytes:
+    data = upload.read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        raise ImageRejected(_("The image is larger than 10 MB."))
+    if not data:
+        raise ImageRejected(_("The file is empty."))
+    return data
+
+
+def clean_upload(upload: IO[bytes]) -> CleanImage:
+    """Check an uploaded file and return it as a clean WebP, or raise ImageRejected."""
+    data = _read_bounded(upload)
+    with warnings.catch_warnings():
+        # Pillow only warns between 1x and 2x its own limit; a warning is a refusal here.
+        warnings.simplefilter("error", Image.DecompressionBombWarning)
+        try:
+            with Image.open(io.BytesIO(data)) as probe:  # reads the header only
+                kind, (width, height) = probe.format, probe.size
+                if kind not in ACCEPTED_FORMATS:
+                    raise ImageRejected(_("Only JPEG, PNG and WebP images are accepted."))
+                if width * height > MAX_PIXELS:
+                    raise ImageRejected(
+                        _("The image has %(mp).1f megapixels; at most 40 are accepted.")
+                        % {"mp": width * height / 1_000_000}
+                    )
+                probe.verify()  # checksums and structure, without decoding everything
+            with Image.open(io.BytesIO(data)) as image:
+                image.load()  # decodes every pixel: a truncated file fails here
+                upright = ImageOps.exif_transpose(image)
+        except ImageRejected:
+            raise
+        except UnidentifiedImageError:
+            raise ImageRejected(_("Only JPEG, PNG and WebP images are accepted.")) from None
+        except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+            raise ImageRejected(_("The image has more than 40 megapixels.")) from None
+        except (OSError, SyntaxError, ValueError, EOFError):
+            raise ImageRejected(_("The image is truncated or corrupt.")) from None
+    return CleanImage(data=_encode(upright), width=upright.width, height=upright.height,
+                      digest=hashlib.sha256(data).hexdigest()[:16])  # fmt: skip
+
+
+def _encode(image: Image.Image, width: int | None = None) -> bytes:
+    mode = "RGBA" if image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info else "RGB"
+    pixels = image.convert(mode)
+    if width is not None and width < pixels.width:
+        pixels = pixels.resize((width, round(pixels.height * width / pixels.width)), Image.Resampling.LANCZOS)
+    # A new image from the pixels alone: nothing of the original's info (EXIF, XMP, ICC) follows.
+    bare = Image.frombytes(mode, pixels.size, pixels.tobytes())
+    out = io.BytesIO()
+    bare.save(out, "WEBP", quality=WEBP_QUALITY, method=4)
+    return out.getvalue()
+
+
+def thumbnail_name(name: str, width: int) -> str:
+    stem = name.rsplit(".", 1)[0]
+    return f"{stem}-{width}.webp"
+
+
+def make_thumbnails(name: str) -> dict[str, str]:
+    """Write the thumbnails of a stored image (a width is skipped when the image is narrower)."""
+    with default_storage.open(name, "rb") as handle, Image.open(handle) as image:
+        image.load()
+        made = {}
+        for width in THUMBNAIL_WIDTHS:
+            if width >= image.width and made:
+                break
+            thumb = thumbnail_name(name, width)
+            if default_storage.exists(thumb):
+                default_storage.delete(thumb)
+            default_storage.save(thumb, ContentFile(_encode(image, width)))
+            made[str(width)] = thumb
+    return made
+
+
+def store(card_image, clean: CleanImage) -> None:  # type: ignore[no-untyped-def]
+    """Save a cleaned image for a CardImage (new or replacing), with its thumbnails. Old files
+    are removed once the new row is committed, so a failed save never loses the old picture."""
+    old = card_image.files()
+    name = f"cards/{card_image.card_id}/{card_image.side}-{clean.digest}.webp"
+    if not default_storage.exists(name):
+        name = default_storage.save(name, ContentFile(clean.data))
+    card_image.image.name = name
+    card_image.width, card_image.height = clean.width, clean.height
+    card_image.thumbnails = make_thumbnails(name)
+    card_image.save()
+    keep = set(card_image.files())
+    transaction.on_commit(lambda: delete_files([f for f in old if f not in keep]))
+    transaction.on_commit(cache_version.bump)
+
+
+def delete_files(names: list[str]) -> None:
+    for name in names:
+        if name and default_storage.exists(name):
+            default_storage.delete(name)
+
+
+@dataclass(frozen=True)
+class Picture:
+    """What a page needs to show one side of a card: src, srcset and the intrinsic size."""
+
+    src: str
+    srcset: str
+    width: int
+    height: int
+
+
+def _build() -> dict[tuple[int, str], Picture]:
+    from catalog.models import CardImage
+
+    pictures = {}
+    for row in CardImage.objects.all():
+        thumbs = sorted((int(w), default_storage.url(n)) for w, n in row.thumbnails.items())
+        full = default_storage.url(row.image.name)
+        src = next((url for w, url in thumbs if w >= 400), thumbs[-1][1] if thumbs else full)
+        srcset = ", ".join([f"{url} {w}w" for w, url in thumbs] + [f"{full} {row.width}w"])
+        pictures[(row.card_id, row.side)] = Picture(src, srcset, row.width, row.height)
+    return pictures
+
+
+_pictures = cache_version.PerVersion(_build)
+
+
+def picture(card_id: int, side: str = "front") -> Picture | None:
+    """The picture of a card's side, from an index built once per catalogue version: showing
+    pictures costs no query per card, and one query per process when a picture changes."""
+    return _pictures.get().get((card_id, side))
+
+
+def forget(sender: object, instance, **kwargs: object) -> None:  # type: ignore[no-untyped-def]
+    """post_delete: remove a deleted picture's files once the deletion is committed."""
+    files = instance.files()
+    transaction.on_commit(lambda: delete_files(files))
+    transaction.on_commit(cache_version.bump)
