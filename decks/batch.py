@@ -38,6 +38,7 @@ class BatchRow:
     legal: bool = False
     problems: list[str] | None = None
     error: str | None = None
+    text: str | None = None
 
 
 def _safe_name(name: str) -> bool:
@@ -76,7 +77,8 @@ def check_files(files: list[tuple[str, bytes]], format_name: str) -> list[BatchR
     for name, content in sorted(files):
         row = BatchRow(file=name)
         try:
-            parsed, verdict = check_list(decode(content), format_name)
+            row.text = decode(content)
+            parsed, verdict = check_list(row.text, format_name)
         except DeckListError as exc:
             row.error = str(exc)
         else:

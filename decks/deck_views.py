@@ -21,10 +21,11 @@ from collection.queries import with_counts
 from collection.services import set_wanted
 from decks import deckcode, services
 from decks.forms import DeckSettingsForm, EntryForm, ImportDeckForm
-from decks.legality import check_deck_snapshot, check_list, deck_for_rules
+from decks.legality import check_deck_snapshot, check_list
 from decks.models import FORMAT_CHOICES, MAIN, REINFORCEMENTS, Deck, DeckVersion
+from decks.sheets import sheet_for_snapshot
 from decks.stats import curve_svg, deck_view, render_description
-from rules_check import DeckListError, export
+from rules_check import DeckListError
 
 _IMPORT_NOTES = "deck_import_notes"
 
@@ -197,19 +198,16 @@ def restore(request: HttpRequest, deck_id: int, number: int) -> HttpResponse:
 
 def export_text(request: HttpRequest, deck_id: int) -> HttpResponse:
     deck = _visible_deck(request, deck_id)
-    response = HttpResponse(deck_text(deck), content_type="text/plain; charset=utf-8")
+    response = HttpResponse(services.deck_text(deck), content_type="text/plain; charset=utf-8")
     if request.GET.get("download"):
         response["Content-Disposition"] = f'attachment; filename="deck-{deck.pk}.txt"'
     return response
 
 
-def deck_text(deck: Deck) -> str:
-    return export(deck_for_rules(services.snapshot_of(deck)), title=deck.name, fmt=deck.format)
-
-
 def sheet(request: HttpRequest, deck_id: int) -> HttpResponse:
     deck = _visible_deck(request, deck_id)
-    return render(request, "decks/sheet.html", _deck_context(request, deck))
+    sheet = sheet_for_snapshot(services.snapshot_of(deck), deck.get_format_display(), deck_name=deck.name)
+    return render(request, "decks/sheet.html", {"deck": deck, "sheet": sheet})
 
 
 @login_required

@@ -14,6 +14,18 @@ def format_choices() -> list[tuple[str, str]]:
     return [(name, f"{fmt.label} · {fmt.label_en} ({fmt.min_cards}–{fmt.max_cards})") for name, fmt in FORMATS.items()]
 
 
+def read_list_file(upload: Any) -> str | None:
+    """An uploaded deck-list file as text (at most 64 KiB, any common encoding), or a form error."""
+    if not upload:
+        return None
+    if upload.size > MAX_BYTES:
+        raise forms.ValidationError(_("The file is larger than 64 KiB."))
+    try:
+        return decode(upload.read(MAX_BYTES + 1))
+    except DeckListError as exc:
+        raise forms.ValidationError(pick(exc.message, exc.message_en)) from None
+
+
 class CheckDeckForm(forms.Form):
     list = forms.CharField(
         label=_("Deck list"),
@@ -26,15 +38,7 @@ class CheckDeckForm(forms.Form):
     format = forms.ChoiceField(label=_("Format"), choices=format_choices, initial=DEFAULT_FORMAT)
 
     def clean_file(self) -> str | None:
-        upload = self.cleaned_data.get("file")
-        if not upload:
-            return None
-        if upload.size > MAX_BYTES:
-            raise forms.ValidationError(_("The file is larger than 64 KiB."))
-        try:
-            return decode(upload.read(MAX_BYTES + 1))
-        except DeckListError as exc:
-            raise forms.ValidationError(pick(exc.message, exc.message_en)) from None
+        return read_list_file(self.cleaned_data.get("file"))
 
     def deck_text(self) -> str:
         return self.cleaned_data.get("file") or self.cleaned_data.get("list") or ""
@@ -69,13 +73,7 @@ class ImportDeckForm(forms.Form):
     file = forms.FileField(label=_("…or a .txt file"), required=False)
 
     def clean_file(self) -> str | None:
-        upload = self.cleaned_data.get("file")
-        if not upload:
-            return None
-        try:
-            return decode(upload.read(MAX_BYTES + 1))
-        except DeckListError as exc:
-            raise forms.ValidationError(pick(exc.message, exc.message_en)) from None
+        return read_list_file(self.cleaned_data.get("file"))
 
     def clean(self) -> dict:  # type: ignore[type-arg]
         data = super().clean() or {}
@@ -105,3 +103,9 @@ class BatchCheckForm(forms.Form):
     files = MultipleFileField(label=_("Deck-list files (.txt) or one .zip of them"))
     format = forms.ChoiceField(label=_("Format"), choices=format_choices, initial=DEFAULT_FORMAT)
     as_csv = forms.BooleanField(label=_("Download the table as CSV"), required=False)
+    save_as = forms.CharField(
+        label=_("…or save the lists as an event named"),
+        required=False,
+        max_length=100,
+        help_text=_("Logged-in organisers only. The event is closed to new lists; lock it when you are ready."),
+    )

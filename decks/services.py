@@ -14,8 +14,9 @@ from django.utils.translation import gettext as _
 
 from catalog.lookup import catalog_index
 from catalog.models import Card
-from decks.legality import check_deck_snapshot
+from decks.legality import check_deck_snapshot, deck_for_rules
 from decks.models import MAIN, MAX_ENTRY_COUNT, REINFORCEMENTS, Deck, DeckEntry, DeckVersion
+from rules_check import export
 
 # Builder clicks within this time of the last version update it instead of making a new one.
 AUTOSAVE_WINDOW = timedelta(minutes=10)
@@ -175,3 +176,8 @@ def diff(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
         "name": (a.get("name"), b.get("name")) if a.get("name") != b.get("name") else None,
         "format": (a.get("format"), b.get("format")) if a.get("format") != b.get("format") else None,
     }
+
+
+def deck_text(deck: Deck) -> str:
+    """A saved deck as a plain deck list (the export format, read back by every importer)."""
+    return export(deck_for_rules(snapshot_of(deck)), title=deck.name, fmt=deck.format)

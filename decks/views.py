@@ -1,7 +1,8 @@
 from __future__ import annotations
 
+from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from decks import batch
@@ -49,6 +50,8 @@ def check_many(request: HttpRequest) -> HttpResponse:
                 form.add_error("files", str(exc))
                 status = 400
             else:
+                if form.cleaned_data["save_as"]:
+                    return _save_as_event(request, form, rows)
                 if form.cleaned_data["as_csv"]:
                     response = HttpResponse(batch.to_csv(rows), content_type="text/csv; charset=utf-8")
                     response["Content-Disposition"] = 'attachment; filename="verdicts.csv"'
@@ -58,6 +61,21 @@ def check_many(request: HttpRequest) -> HttpResponse:
         else:
             status = 400
     return render(request, "decks/check_many.html", context, status=status)
+
+
+def _save_as_event(request: HttpRequest, form: BatchCheckForm, rows: list[batch.BatchRow]) -> HttpResponse:
+    from events.services import save_batch
+
+    if not request.user.is_authenticated:
+        form.add_error("save_as", _("Log in to save the lists as an event."))
+        return render(request, "decks/check_many.html", {"form": form}, status=403)
+    readable = [(r.file, r.text, r.player) for r in rows if r.error is None and r.text is not None]
+    event = save_batch(request.user, form.cleaned_data["save_as"], form.cleaned_data["format"], readable)
+    skipped = [r.file for r in rows if r.error is not None]
+    messages.success(request, _("Saved as an event with %(n)d lists.") % {"n": len(readable)})
+    if skipped:
+        messages.warning(request, _("Not saved, unreadable: %(files)s") % {"files": ", ".join(skipped)})
+    return redirect(event)
 
 
 def _batch_files(uploads: list) -> list[tuple[str, bytes]]:  # type: ignore[type-arg]

@@ -7,6 +7,7 @@ Shared by tests/test_query_counts.py (which requires the two to be equal) and be
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -14,11 +15,13 @@ from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from catalog.models import Card
 from collection.services import set_counts
 from decks.models import Deck
 from decks.services import DeckData, save_deck
+from events.models import Event, Submission
 
 
 def _count(client: Client, method: str, url: str, data: Any = None) -> int:
@@ -48,7 +51,10 @@ def report() -> dict[str, dict[str, int]]:
         deck = save_deck(Deck(owner=user, public=True), DeckData(f"deck{size}", "standard", "WJ-001", main, {}))
         client = Client()
         client.force_login(user)
-        setups[size] = {"client": client, "deck": deck, "list": "\n".join(f"1 {c.code}" for c in cards[:size])}
+        text = "\n".join(f"1 {c.code}" for c in cards[:size])
+        event = Event.objects.create(organiser=user, name=f"event{size}", deadline=timezone.now() + timedelta(days=1))
+        Submission.objects.bulk_create([Submission(event=event, player_name=f"p{i}", text=text) for i in range(size)])
+        setups[size] = {"client": client, "deck": deck, "list": text, "event": event}
     anonymous = Client()
     rows: dict[str, dict[str, int]] = {}
 
@@ -80,6 +86,9 @@ def report() -> dict[str, dict[str, int]]:
     measure("GET /api/decks/<id>/legality/", lambda n: _count(
         setups[n]["client"], "get", f"/api/decks/{setups[n]['deck'].pk}/legality/"))  # fmt: skip
     measure("POST /api/legality/", lambda n: _count(anonymous, "json", "/api/legality/", {"list": setups[n]["list"]}))
+    for page in ("", "sheets/", "export.csv"):  # n lists of n cards each
+        measure(f"GET /events/<id>/{page}", lambda n, page=page: _count(
+            setups[n]["client"], "get", f"/events/{setups[n]['event'].pk}/{page}"))  # fmt: skip
     measure(
         "POST /check/",
         lambda n: _count(anonymous, "post", "/check/", {"list": setups[n]["list"], "format": "standard"}),

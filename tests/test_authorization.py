@@ -1,17 +1,20 @@
 """One table of every URL that shows or changes private data, walked as an anonymous visitor,
 as another user (bob) and as the owner (alice): only the owner gets in, and nothing of alice's
-shows in bob's lists. (Organiser events come with issue #7 and join this table then.)"""
+shows in bob's lists. For events, alice is the organiser: her event is as private as her decks."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from collection.models import CollectionChange
+from events.models import Event, Submission
 from tests.collection_helpers import own
 from tests.deck_helpers import make_deck
 
@@ -58,6 +61,22 @@ ROUTES = [
     Route("post", "/decks/{deck}/history/1/restore/", 302, (302,), (404,)),
     Route("post", "/decks/{deck}/want-missing/", 302, (302,), (404,)),
     Route("post", "/decks/{deck}/delete/", 302, (302,), (404,)),
+    # events (alice organises; {event} is hers, {submission} a list sent to it)
+    Route("get", "/events/", 200, (302,), (200,)),
+    Route("get", "/events/{event}/", 200, (302,), (404,)),
+    Route(
+        "post",
+        "/events/{event}/",
+        302,
+        (302,),
+        (404,),
+        {"name": "x", "format": "standard", "deadline": "2099-01-01T10:00"},
+    ),
+    Route("get", "/events/{event}/export.csv", 200, (302,), (404,)),
+    Route("get", "/events/{event}/sheets/", 200, (302,), (404,)),
+    Route("post", "/events/{event}/lock/", 302, (302,), (404,)),
+    Route("post", "/events/{event}/link/", 302, (302,), (404,)),
+    Route("post", "/events/{event}/submissions/{submission}/remove/", 302, (302,), (404,)),
     # API
     Route("get", "/api/collection/", 200, (401,), (200,)),
     Route("get", "/api/collection/stats/", 200, (401,), (200,)),
@@ -78,7 +97,9 @@ def world(alice, bob):  # type: ignore[no-untyped-def]
     own(alice, YXJQ_003=5, WJ_001=(1, 1))
     deck = make_deck(alice, name=SECRET)
     change = CollectionChange.objects.filter(user=alice).first()
-    return {"deck": deck.pk, "change": change.pk}
+    event = Event.objects.create(organiser=alice, name=SECRET, deadline=timezone.now() + timedelta(days=1))
+    submission = Submission.objects.create(event=event, player_name="阿明", text="3 YXJQ-003\n武將: WJ-001\n")
+    return {"deck": deck.pk, "change": change.pk, "event": event.pk, "submission": submission.pk}
 
 
 def call(client: Client, route: Route, world: dict[str, int]):  # type: ignore[no-untyped-def]

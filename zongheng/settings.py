@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "catalog",
     "collection",
     "decks",
+    "events",
 ]
 
 MIDDLEWARE = [

@@ -37,6 +37,7 @@ urlpatterns = [
     path("", include("catalog.urls")),
     path("", include("decks.urls")),
     path("", include("collection.urls")),
+    path("", include("events.urls")),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/", accounts.account, name="account"),
     path("accounts/token/", accounts.token_create, name="token-create"),

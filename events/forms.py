@@ -1,0 +1,80 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from decks import services as deck_services
+from decks.forms import read_list_file
+from decks.i18n import pick
+from decks.legality import check_list
+from decks.models import Deck
+from events.models import Event
+from rules_check import DeckListError
+from rules_check.decklist import MAX_BYTES
+
+_LOCAL_MINUTE = "%Y-%m-%dT%H:%M"
+
+
+class EventForm(forms.ModelForm):
+    deadline = forms.DateTimeField(
+        label=_("Deadline for lists"),
+        input_formats=[_LOCAL_MINUTE, "%Y-%m-%d %H:%M"],
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format=_LOCAL_MINUTE),
+        help_text=_("Time in Taipei (UTC+8)."),
+    )
+    starts_on = forms.DateField(
+        label=_("Date of the event"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+    class Meta:
+        model = Event
+        fields = ["name", "format", "deadline", "starts_on"]
+        labels = {"name": _("Name"), "format": _("Format")}
+
+    def clean_deadline(self) -> Any:
+        deadline = self.cleaned_data["deadline"]
+        if self.instance.pk is None and deadline <= timezone.now():
+            raise forms.ValidationError(_("The deadline must be in the future."))
+        return deadline
+
+
+class SubmissionForm(forms.Form):
+    """A player's list: one of their saved decks, or a pasted list, or a file."""
+
+    player_name = forms.CharField(label=_("Your name, as on your registration"), max_length=100)
+    deck = forms.ModelChoiceField(label=_("One of my decks"), queryset=Deck.objects.none(), required=False,
+                                  empty_label=_("— none: I paste a list —"))  # fmt: skip
+    list = forms.CharField(
+        label=_("…or a deck list"),
+        required=False,
+        max_length=MAX_BYTES,
+        strip=False,
+        widget=forms.Textarea(attrs={"class": "decklist", "spellcheck": "false", "autocomplete": "off", "rows": 10}),
+    )
+    file = forms.FileField(label=_("…or a .txt file"), required=False)
+
+    def __init__(self, *args: Any, user: Any, format_name: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.format_name = format_name
+        self.fields["deck"].queryset = Deck.objects.owned_by(user).order_by("-updated")
+
+    def clean_file(self) -> str | None:
+        return read_list_file(self.cleaned_data.get("file"))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        deck, pasted, uploaded = data.get("deck"), (data.get("list") or "").strip(), data.get("file")
+        if self.errors:
+            return data
+        if sum(bool(x) for x in (deck, pasted, uploaded)) != 1:
+            raise forms.ValidationError(_("Choose one of your decks, or paste a list, or choose a file: one of them."))
+        text = deck_services.deck_text(deck) if deck else (uploaded or data["list"])
+        try:
+            check_list(text, self.format_name)
+        except DeckListError as exc:
+            raise forms.ValidationError(pick(exc.message, exc.message_en)) from None
+        data["text"] = text
+        return data

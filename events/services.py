@@ -1,0 +1,118 @@
+"""Writes with rules for events: a submission only while the event is open, a lock that holds,
+and the batch check's lists saved as an event. And the verdict table read by the pages and CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from collection.csv_io import escape_cell
+from decks.legality import check_list
+from events.models import Event, Submission
+from rules_check import DeckListError, Verdict
+
+
+class EventClosed(Exception):
+    """The event takes no more lists: locked, or past its deadline."""
+
+
+def closed_reason(event: Event, now: datetime | None = None) -> str | None:
+    if event.locked:
+        return _("The organiser has locked this event: lists can no longer be changed.")
+    if (now or timezone.now()) >= event.deadline:
+        return _("The deadline has passed: lists can no longer be submitted or changed.")
+    return None
+
+
+@transaction.atomic
+def submit(event: Event, player: Any, player_name: str, text: str, deck: Any = None) -> Submission:
+    """Save (or replace) a player's list. The event row is locked for the check, so a submission
+    and the organiser's lock cannot cross: after the lock commits, nothing changes."""
+    current = Event.objects.select_for_update().get(pk=event.pk)
+    reason = closed_reason(current)
+    if reason:
+        raise EventClosed(reason)
+    check_list(text, current.format)  # a list that is no list at all (DeckListError) is not stored
+    submission, _created = Submission.objects.update_or_create(
+        event=current,
+        player=player,
+        defaults={"player_name": player_name, "text": text, "deck": deck, "submitted_at": timezone.now()},
+    )
+    return submission
+
+
+def lock(event: Event) -> bool:
+    """Lock once; True when this call did it. The deadline no longer matters after this."""
+    return bool(Event.objects.filter(pk=event.pk, locked_at__isnull=True).update(locked_at=timezone.now()))
+
+
+@transaction.atomic
+def remove_submission(event: Event, submission_id: int) -> None:
+    current = Event.objects.select_for_update().get(pk=event.pk)
+    if current.locked:
+        raise EventClosed(closed_reason(current))
+    Submission.objects.filter(event=current, pk=submission_id).delete()
+
+
+@transaction.atomic
+def save_batch(organiser: Any, name: str, format_name: str, lists: list[tuple[str, str, str | None]]) -> Event:
+    """An event made from the batch check's files (file name, text, player), already past its
+    deadline: these lists came in by hand, not through the link."""
+    event = Event.objects.create(organiser=organiser, name=name, format=format_name, deadline=timezone.now())
+    Submission.objects.bulk_create(
+        [
+            Submission(event=event, player_name=(player or file_name)[:100], text=text, file_name=file_name[:200])
+            for file_name, text, player in lists
+        ]
+    )
+    return event
+
+
+@dataclass
+class Row:
+    submission: Submission
+    verdict: Verdict | None
+    general: str | None = None
+    count: int = 0
+    error: str | None = None
+
+    @property
+    def legal(self) -> bool:
+        return self.verdict is not None and self.verdict.legal
+
+
+def checked(event: Event, submissions: list[Submission]) -> list[Row]:
+    """Each submission with its verdict in the event's format (no query per list)."""
+    rows = []
+    for submission in submissions:
+        try:
+            _parsed, verdict = check_list(submission.text, event.format)
+        except DeckListError as exc:  # stored before a parser change, say: shown, not a 500
+            rows.append(Row(submission, None, error=str(exc)))
+        else:
+            rows.append(Row(submission, verdict, verdict.general, verdict.main_deck_count))
+    return rows
+
+
+def to_csv(event: Event, rows: list[Row]) -> str:
+    out = io.StringIO()
+    out.write("\ufeff")  # Excel opens UTF-8 with this
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(["player", "user", "file", "submitted_at", "general", "count", "legal", "problems", "list"])
+    for row in rows:
+        s = row.submission
+        problems = row.error or " | ".join(
+            f"{p.code}: {p.message}" for p in (row.verdict.problems if row.verdict else [])
+        )
+        cells = [s.player_name, s.player.username if s.player else "", s.file_name,
+                 timezone.localtime(s.submitted_at).isoformat(timespec="seconds"), row.general or "", row.count,
+                 "yes" if row.legal else "no", problems, s.text]  # fmt: skip
+        writer.writerow([escape_cell(c) for c in cells])
+    return out.getvalue()

@@ -1,0 +1,15 @@
+from django.urls import path
+
+from events import views
+
+app_name = "events"
+urlpatterns = [
+    path("events/", views.my_events, name="mine"),
+    path("events/<int:event_id>/", views.detail, name="detail"),
+    path("events/<int:event_id>/lock/", views.lock, name="lock"),
+    path("events/<int:event_id>/link/", views.new_link, name="new-link"),
+    path("events/<int:event_id>/export.csv", views.export_csv, name="export"),
+    path("events/<int:event_id>/sheets/", views.sheets, name="sheets"),
+    path("events/<int:event_id>/submissions/<int:submission_id>/remove/", views.remove, name="remove"),
+    path("e/<str:token>/", views.submit, name="submit"),
+]

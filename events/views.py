@@ -1,0 +1,149 @@
+"""Organiser pages (an event, its lists and verdicts, lock, CSV, sheets) and the player's
+submission page reached through the event's link. An organiser's event is a 404 to everyone else."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from decks.sheets import sheet_for_list
+from events import services
+from events.forms import EventForm, SubmissionForm
+from events.models import Event, Submission, new_token
+from rules_check import DeckListError
+
+
+def _organised(request: HttpRequest, event_id: int) -> Event:
+    return get_object_or_404(Event.objects.organised_by(request.user), pk=event_id)
+
+
+@login_required
+def my_events(request: HttpRequest) -> HttpResponse:
+    """The events I organise (and a form for a new one), and the events I sent a list to."""
+    form = EventForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        form.instance.organiser = request.user
+        event = form.save()
+        messages.success(request, _("Event created. Share its link with the players."))
+        return redirect(event)
+    context = {
+        "form": form,
+        "events": Event.objects.organised_by(request.user).with_counts(),
+        "now": timezone.now(),
+        "entered": Submission.objects.filter(player=request.user).select_related("event").order_by("-submitted_at"),
+    }
+    return render(request, "events/my_events.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+def detail(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = _organised(request, event_id)
+    form = EventForm(request.POST or None, instance=event)
+    if request.method == "POST":
+        if event.locked:
+            return _closed(request, event, services.closed_reason(event))
+        if form.is_valid():
+            form.save()
+            messages.success(request, _("Event settings saved."))
+            return redirect(event)
+    rows = services.checked(event, list(event.submissions.for_table()))
+    context = {
+        "event": event,
+        "form": form,
+        "rows": rows,
+        "legal_count": sum(1 for r in rows if r.legal),
+        "submit_url": request.build_absolute_uri(event.get_submit_url()),
+        "closed": not event.open_at(),
+    }
+    return render(request, "events/detail.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+@require_POST
+def lock(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = _organised(request, event_id)
+    if services.lock(event):
+        messages.success(request, _("Locked: the lists can no longer be changed."))
+    return redirect(event)
+
+
+@login_required
+@require_POST
+def new_link(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = _organised(request, event_id)
+    event.token = new_token()
+    event.save(update_fields=["token"])
+    messages.success(request, _("A new link is made; the old one no longer works."))
+    return redirect(event)
+
+
+@login_required
+@require_POST
+def remove(request: HttpRequest, event_id: int, submission_id: int) -> HttpResponse:
+    event = _organised(request, event_id)
+    try:
+        services.remove_submission(event, submission_id)
+    except services.EventClosed as exc:
+        return _closed(request, event, str(exc))
+    messages.success(request, _("The list is removed."))
+    return redirect(event)
+
+
+@login_required
+def export_csv(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = _organised(request, event_id)
+    rows = services.checked(event, list(event.submissions.for_table()))
+    response = HttpResponse(services.to_csv(event, rows), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="event-{event.pk}.csv"'
+    return response
+
+
+@login_required
+def sheets(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Every registration sheet of the event, one printed page each."""
+    event = _organised(request, event_id)
+    date = event.starts_on.isoformat() if event.starts_on else ""
+    pages, unreadable = [], []
+    for submission in event.submissions.for_table():
+        try:
+            pages.append(sheet_for_list(submission.text, event.format, event.get_format_display(),
+                                        player=submission.player_name, event=event.name, date=date))  # fmt: skip
+        except DeckListError:
+            unreadable.append(submission)
+    return render(request, "events/sheets.html", {"event": event, "sheets": pages, "unreadable": unreadable})
+
+
+@login_required
+def submit(request: HttpRequest, token: str) -> HttpResponse:
+    """The player's page behind the event's link: send a list, or replace it, until the deadline."""
+    event = get_object_or_404(Event.objects.select_related("organiser"), token=token)
+    mine = Submission.objects.filter(event=event, player=request.user).first()
+    initial = {"player_name": mine.player_name if mine else request.user.get_username()}
+    form = SubmissionForm(request.POST or None, request.FILES or None, user=request.user, format_name=event.format,
+                          initial=initial)  # fmt: skip
+    reason = services.closed_reason(event)
+    status = 200
+    if request.method == "POST":
+        if reason:
+            return _closed(request, event, reason)
+        if form.is_valid():
+            try:
+                services.submit(event, request.user, form.cleaned_data["player_name"], form.cleaned_data["text"],
+                                deck=form.cleaned_data.get("deck"))  # fmt: skip
+            except services.EventClosed as exc:  # locked between the page and the click
+                return _closed(request, event, str(exc))
+            messages.success(request, _("Your list is registered. You can change it until the deadline."))
+            return redirect("events:submit", token=token)
+        status = 400
+    row = services.checked(event, [mine])[0] if mine else None
+    context = {"event": event, "form": form, "mine": mine, "row": row, "closed": reason, "now": timezone.now()}
+    return render(request, "events/submit.html", context, status=status)
+
+
+def _closed(request: HttpRequest, event: Event, reason: str | None) -> HttpResponse:
+    return render(request, "events/closed.html", {"event": event, "message": reason}, status=403)
