@@ -152,7 +152,7 @@ def test_pictures_are_shown_with_the_face_beneath_and_served_for_a_year(
     assert '<svg class="face kind-general"' in page and '<img class="face-image"' in page  # the face stays as fallback
     for width in ("200", "400", "800"):
         assert f"/media/{front.thumbnails[width]} {width}w" in page
-    assert "Back" in page and CardImage.objects.get(side="back").thumbnails["400"] in page
+    assert "Back side" in page and CardImage.objects.get(side="back").thumbnails["400"] in page
     other = client.get("/cards/WJ-002/").content.decode()
     assert '<svg class="face' in other and "face-image" not in other  # no picture: the drawn face alone
     grid = client.get("/cards/?view=grid&kind=general").content.decode()
