@@ -9,6 +9,7 @@ from django.core.cache import cache
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.http.response import HttpResponseBase
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
@@ -17,7 +18,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 
-from catalog import cache_version, vocab
+from catalog import cache_version, images, vocab
 from catalog.filters import CardFilter
 from catalog.models import Card, CardSet
 from zongheng.pagination import MAX_PAGE_SIZE
@@ -79,20 +80,41 @@ class LabelsSerializer(serializers.Serializer):
     tier = LabelSerializer(allow_null=True)
 
 
+class PictureSerializer(serializers.Serializer):
+    url = serializers.CharField()
+    width = serializers.IntegerField()
+    height = serializers.IntegerField()
+    thumbnails = serializers.DictField(child=serializers.CharField(), help_text="Width in pixels → URL")
+
+
+class PicturesSerializer(serializers.Serializer):
+    front = PictureSerializer(allow_null=True)
+    back = PictureSerializer(allow_null=True)
+
+
 class CardOutputSerializer(serializers.ModelSerializer):
     set = serializers.SlugRelatedField(slug_field="code", read_only=True, allow_null=True)
     rarity = serializers.CharField(source="rarity_display", allow_null=True, read_only=True)
     labels = serializers.SerializerMethodField()
     url = serializers.CharField(source="get_absolute_url", read_only=True)
+    face = serializers.SerializerMethodField(help_text="The card face drawn from its data, as SVG")
+    pictures = serializers.SerializerMethodField(help_text="Uploaded pictures (WebP), or null for a side without one")
 
     class Meta:
         model = Card
         fields = [
             "code", "name", "set", "kind", "cost", "cost_text", "power", "health", "life",
             "troop_class", "affiliation", "faction", "speed", "element", "tier", "stars", "text",
-            "awakening", "random_insert", "rarity", "labels", "url",
+            "awakening", "random_insert", "rarity", "labels", "url", "face", "pictures",
         ]  # fmt: skip
         read_only_fields = fields
+
+    def get_face(self, card: Card) -> str:
+        return reverse("catalog:card-face", args=[card.code])
+
+    @extend_schema_field(PicturesSerializer)
+    def get_pictures(self, card: Card) -> dict[str, Any]:
+        return {side: _picture(card.pk, side) for side in ("front", "back")}
 
     @extend_schema_field(LabelsSerializer)
     def get_labels(self, card: Card) -> dict[str, dict[str, str] | None]:
@@ -102,6 +124,14 @@ class CardOutputSerializer(serializers.ModelSerializer):
             slug = getattr(card, field)
             out[field] = {"zh": enum(slug).label, "en": vocab.ENGLISH[slug]} if slug else None
         return out
+
+
+def _picture(card_id: int, side: str) -> dict[str, Any] | None:
+    found = images.picture(card_id, side)
+    if found is None:
+        return None
+    thumbs = {str(width): url for width, url in found.thumbnails.items()}
+    return {"url": found.full, "width": found.width, "height": found.height, "thumbnails": thumbs}
 
 
 def _text(name: str, description: str) -> OpenApiParameter:

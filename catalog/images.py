@@ -147,6 +147,8 @@ class Picture:
     srcset: str
     width: int
     height: int
+    full: str
+    thumbnails: dict[int, str]
 
 
 def _build() -> dict[tuple[int, str], Picture]:
@@ -158,7 +160,7 @@ def _build() -> dict[tuple[int, str], Picture]:
         full = default_storage.url(row.image.name)
         src = next((url for w, url in thumbs if w >= 400), thumbs[-1][1] if thumbs else full)
         srcset = ", ".join([f"{url} {w}w" for w, url in thumbs] + [f"{full} {row.width}w"])
-        pictures[(row.card_id, row.side)] = Picture(src, srcset, row.width, row.height)
+        pictures[(row.card_id, row.side)] = Picture(src, srcset, row.width, row.height, full, dict(thumbs))
     return pictures
 
 

@@ -227,3 +227,16 @@ def test_pictures_upload_through_the_card_page_of_the_admin(charlie, charlie_cli
     assert response.status_code == 302, response.context["errors"] if response.context else response
     stored = CardImage.objects.get(card=card)
     assert stored.image.name.startswith(f"cards/{card.pk}/front-") and len(stored_files(media_root)) == 3
+
+
+def test_the_api_gives_each_card_its_face_and_pictures(maintainer: Client, client: Client,
+                                                       django_capture_on_commit_callbacks) -> None:  # type: ignore[no-untyped-def]  # fmt: skip
+    upload(maintainer, "WJ-001", picture_bytes("PNG", (900, 1260)), "a.png", capture=django_capture_on_commit_callbacks)
+    stored = CardImage.objects.get()
+    card = client.get("/api/cards/WJ-001/").json()
+    assert card["face"] == "/cards/WJ-001/face.svg" and card["pictures"]["back"] is None
+    front = card["pictures"]["front"]
+    assert front == {"url": f"/media/{stored.image.name}", "width": 900, "height": 1260,
+                     "thumbnails": {w: f"/media/{n}" for w, n in stored.thumbnails.items()}}  # fmt: skip
+    assert client.get("/api/cards/WJ-002/").json()["pictures"] == {"front": None, "back": None}
+    assert client.get(front["thumbnails"]["200"]).status_code == 200
