@@ -52,6 +52,7 @@ bench: messages
 	$(BIN)/python bench/legality.py
 	$(BIN)/python bench/collection_import.py
 	$(BIN)/python bench/search.py
+	$(BIN)/python bench/events.py
 	$(BIN)/python bench/queries.py
 	$(BIN)/python bench/http.py
 
