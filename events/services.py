@@ -55,10 +55,22 @@ def lock(event: Event) -> bool:
 
 @transaction.atomic
 def remove_submission(event: Event, submission_id: int) -> None:
+    """The organiser removes a list (a duplicate, a withdrawn player): until the lock."""
     current = Event.objects.select_for_update().get(pk=event.pk)
     if current.locked:
         raise EventClosed(closed_reason(current))
     Submission.objects.filter(event=current, pk=submission_id).delete()
+
+
+@transaction.atomic
+def withdraw(event: Event, player: Any) -> bool:
+    """A player takes their own list back: only while they could still send one."""
+    current = Event.objects.select_for_update().get(pk=event.pk)
+    reason = closed_reason(current)
+    if reason:
+        raise EventClosed(reason)
+    deleted, _by_model = Submission.objects.filter(event=current, player=player).delete()
+    return bool(deleted)
 
 
 @transaction.atomic

@@ -11,5 +11,7 @@ urlpatterns = [
     path("events/<int:event_id>/export.csv", views.export_csv, name="export"),
     path("events/<int:event_id>/sheets/", views.sheets, name="sheets"),
     path("events/<int:event_id>/submissions/<int:submission_id>/remove/", views.remove, name="remove"),
+    path("events/<int:event_id>/delete/", views.delete, name="delete"),
     path("e/<str:token>/", views.submit, name="submit"),
+    path("e/<str:token>/withdraw/", views.withdraw, name="withdraw"),
 ]

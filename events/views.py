@@ -95,6 +95,18 @@ def remove(request: HttpRequest, event_id: int, submission_id: int) -> HttpRespo
 
 
 @login_required
+@require_POST
+def delete(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = _organised(request, event_id)
+    if request.POST.get("confirm") != "yes":
+        messages.error(request, _("Tick the box to confirm that the event and all its lists go."))
+        return redirect(event)
+    event.delete()
+    messages.success(request, _("The event “%(name)s” and its lists are deleted.") % {"name": event.name})
+    return redirect("events:mine")
+
+
+@login_required
 def export_csv(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _organised(request, event_id)
     rows = services.checked(event, list(event.submissions.for_table()))
@@ -143,6 +155,18 @@ def submit(request: HttpRequest, token: str) -> HttpResponse:
     row = services.checked(event, [mine])[0] if mine else None
     context = {"event": event, "form": form, "mine": mine, "row": row, "closed": reason, "now": timezone.now()}
     return render(request, "events/submit.html", context, status=status)
+
+
+@login_required
+@require_POST
+def withdraw(request: HttpRequest, token: str) -> HttpResponse:
+    event = get_object_or_404(Event, token=token)
+    try:
+        services.withdraw(event, request.user)
+    except services.EventClosed as exc:
+        return _closed(request, event, str(exc))
+    messages.success(request, _("Your list is withdrawn."))
+    return redirect("events:submit", token=token)
 
 
 def _closed(request: HttpRequest, event: Event, reason: str | None) -> HttpResponse:

@@ -77,6 +77,7 @@ ROUTES = [
     Route("post", "/events/{event}/lock/", 302, (302,), (404,)),
     Route("post", "/events/{event}/link/", 302, (302,), (404,)),
     Route("post", "/events/{event}/submissions/{submission}/remove/", 302, (302,), (404,)),
+    Route("post", "/events/{event}/delete/", 302, (302,), (404,), {"confirm": "yes"}),
     # API
     Route("get", "/api/collection/", 200, (401,), (200,)),
     Route("get", "/api/collection/stats/", 200, (401,), (200,)),

@@ -225,3 +225,26 @@ def test_the_batch_page_saves_its_lists_as_an_event(alice_client: Client, alice,
     assert sorted(Submission.objects.values_list("player_name", "file_name")) == [("b.txt", "b.txt"), ("阿明", "a.txt")]
     page = alice_client.get(response["Location"])
     assert "Not saved, unreadable: c.txt" in page.content.decode()
+
+
+def test_a_player_withdraws_until_the_deadline(event: Event, bob_client: Client, alice_client: Client) -> None:
+    send(bob_client, event, list=LEGAL_40)
+    assert alice_client.post(f"/e/{event.token}/withdraw/").status_code == 302  # alice sent nothing: no change
+    assert Submission.objects.count() == 1
+    assert bob_client.post(f"/e/{event.token}/withdraw/").status_code == 302
+    assert not Submission.objects.exists()
+    send(bob_client, event, list=LEGAL_40)
+    Event.objects.filter(pk=event.pk).update(locked_at=timezone.now())
+    response = bob_client.post(f"/e/{event.token}/withdraw/")
+    assert response.status_code == 403 and Submission.objects.count() == 1
+    assert "Withdraw my list" not in bob_client.get(f"/e/{event.token}/").content.decode()
+
+
+def test_an_organiser_deletes_an_event_only_when_sure(event: Event, alice_client: Client, bob_client: Client) -> None:
+    send(bob_client, event, list=LEGAL_40)
+    assert bob_client.post(f"/events/{event.pk}/delete/", {"confirm": "yes"}).status_code == 404
+    alice_client.post(f"/events/{event.pk}/delete/")  # the box not ticked
+    assert Event.objects.exists()
+    response = alice_client.post(f"/events/{event.pk}/delete/", {"confirm": "yes"})
+    assert response.status_code == 302 and response["Location"] == "/events/"
+    assert not Event.objects.exists() and not Submission.objects.exists()
