@@ -36,6 +36,9 @@ class EventForm(forms.ModelForm):
 
     def clean_deadline(self) -> Any:
         deadline = self.cleaned_data["deadline"]
+        # Far-off years are typos, and year 1 in Taipei is year 0 in UTC: no datetime holds it.
+        if not 2000 <= deadline.year <= 2999:
+            raise forms.ValidationError(_("Enter a deadline between the years 2000 and 2999."))
         if self.instance.pk is None and deadline <= timezone.now():
             raise forms.ValidationError(_("The deadline must be in the future."))
         return deadline

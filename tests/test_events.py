@@ -53,12 +53,22 @@ def test_an_organiser_creates_an_event_and_gets_a_link(alice_client: Client) -> 
         ({"name": "x", "format": "nope", "deadline": "2099-01-01T10:00"}, "Select a valid choice"),
         ({"name": "x", "format": "standard", "deadline": "tomorrow\x00"}, "Enter a valid date/time"),
         ({"name": "", "format": "standard", "deadline": "2099-01-01T10:00"}, "required"),
+        ({"name": "x", "format": "standard", "deadline": "9999-12-31T23:59"}, "between the years 2000 and 2999"),
+        ({"name": "x", "format": "standard", "deadline": "2026-13-01T10:00"}, "Enter a valid date/time"),
     ],
 )
 def test_a_bad_event_is_refused(alice_client: Client, data: dict[str, str], message: str) -> None:
     response = alice_client.post("/events/", data)
     assert response.status_code == 400 and message in response.content.decode()
     assert not Event.objects.exists()
+
+
+@pytest.mark.parametrize("deadline", ["0001-01-01T00:00", "9999-12-31T23:59", "1999-12-31T23:59"])
+def test_an_edited_deadline_out_of_range_is_refused(event: Event, alice_client: Client, deadline: str) -> None:
+    response = alice_client.post(f"/events/{event.pk}/", {"name": "x", "format": "standard", "deadline": deadline})
+    assert response.status_code == 400 and "between the years 2000 and 2999" in response.content.decode()
+    event.refresh_from_db()
+    assert event.name == "台北站"
 
 
 def test_players_send_replace_and_see_their_verdict(event: Event, bob_client: Client, bob) -> None:  # type: ignore[no-untyped-def]
