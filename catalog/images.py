@@ -167,6 +167,11 @@ def _build() -> dict[tuple[int, str], Picture]:
 _pictures = cache_version.PerVersion(_build)
 
 
+def pictures() -> dict[tuple[int, str], Picture]:
+    """Every picture by (card id, side)."""
+    return _pictures.get()
+
+
 def picture(card_id: int, side: str = "front") -> Picture | None:
     """The picture of a card's side, from an index built once per catalogue version: showing
     pictures costs no query per card, and one query per process when a picture changes."""
