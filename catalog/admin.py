@@ -1,6 +1,7 @@
 from django import forms
 from django.contrib import admin
 from django.core.exceptions import ValidationError
+from django.core.files.storage import default_storage
 from django.db import transaction
 from django.utils.html import format_html
 
@@ -53,7 +54,7 @@ def preview(obj: CardImage) -> str:
     if not obj.pk or not obj.thumbnails:
         return "—"
     smallest = min(obj.thumbnails.items(), key=lambda item: int(item[0]))[1]
-    return format_html('<img src="{}" alt="" style="height:6rem">', images.default_storage.url(smallest))
+    return format_html('<img src="{}" alt="" style="height:6rem">', default_storage.url(smallest))
 
 
 class CardImageInline(admin.TabularInline):

@@ -114,7 +114,8 @@ class CardOutputSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(PicturesSerializer)
     def get_pictures(self, card: Card) -> dict[str, Any]:
-        return {side: _picture(card.pk, side) for side in ("front", "back")}
+        found = images.pictures_for(self.context.get("request"))
+        return {side: _picture(found.get((card.pk, side))) for side in ("front", "back")}
 
     @extend_schema_field(LabelsSerializer)
     def get_labels(self, card: Card) -> dict[str, dict[str, str] | None]:
@@ -126,8 +127,7 @@ class CardOutputSerializer(serializers.ModelSerializer):
         return out
 
 
-def _picture(card_id: int, side: str) -> dict[str, Any] | None:
-    found = images.picture(card_id, side)
+def _picture(found: images.Picture | None) -> dict[str, Any] | None:
     if found is None:
         return None
     thumbs = {str(width): url for width, url in found.thumbnails.items()}

@@ -141,41 +141,50 @@ def delete_files(names: list[str]) -> None:
 
 @dataclass(frozen=True)
 class Picture:
-    """What a page needs to show one side of a card: src, srcset and the intrinsic size."""
+    """One side of a card as pages and the API show it: the full picture and its thumbnails."""
 
-    src: str
-    srcset: str
+    full: str
     width: int
     height: int
-    full: str
-    thumbnails: dict[int, str]
+    thumbnails: dict[int, str]  # width → URL, narrowest first
+
+    @property
+    def src(self) -> str:
+        """For browsers without srcset: a mid-sized thumbnail."""
+        widest = list(self.thumbnails.values())[-1] if self.thumbnails else self.full
+        return next((url for w, url in self.thumbnails.items() if w >= 400), widest)
+
+    @property
+    def srcset(self) -> str:
+        return ", ".join([f"{url} {w}w" for w, url in self.thumbnails.items()] + [f"{self.full} {self.width}w"])
 
 
 def _build() -> dict[tuple[int, str], Picture]:
     from catalog.models import CardImage
 
-    pictures = {}
-    for row in CardImage.objects.all():
-        thumbs = sorted((int(w), default_storage.url(n)) for w, n in row.thumbnails.items())
-        full = default_storage.url(row.image.name)
-        src = next((url for w, url in thumbs if w >= 400), thumbs[-1][1] if thumbs else full)
-        srcset = ", ".join([f"{url} {w}w" for w, url in thumbs] + [f"{full} {row.width}w"])
-        pictures[(row.card_id, row.side)] = Picture(src, srcset, row.width, row.height, full, dict(thumbs))
-    return pictures
+    return {
+        (row.card_id, row.side): Picture(
+            default_storage.url(row.image.name), row.width, row.height,
+            dict(sorted((int(w), default_storage.url(n)) for w, n in row.thumbnails.items())),
+        )
+        for row in CardImage.objects.all()
+    }  # fmt: skip
 
 
 _pictures = cache_version.PerVersion(_build)
 
 
-def pictures() -> dict[tuple[int, str], Picture]:
-    """Every picture by (card id, side)."""
-    return _pictures.get()
-
-
-def picture(card_id: int, side: str = "front") -> Picture | None:
-    """The picture of a card's side, from an index built once per catalogue version: showing
-    pictures costs no query per card, and one query per process when a picture changes."""
-    return _pictures.get().get((card_id, side))
+def pictures_for(request: object | None) -> dict[tuple[int, str], Picture]:
+    """Every picture by (card id, side), looked up once per request: finding the catalogue's
+    version is a cache read (a Redis round trip in production), and a grid or an API page
+    shows hundreds of cards."""
+    if request is None:
+        return _pictures.get()
+    found: dict[tuple[int, str], Picture] | None = getattr(request, "_card_pictures", None)
+    if found is None:
+        found = _pictures.get()
+        request._card_pictures = found  # type: ignore[attr-defined]
+    return found
 
 
 def forget(sender: object, instance, **kwargs: object) -> None:  # type: ignore[no-untyped-def]

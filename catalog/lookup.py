@@ -28,14 +28,13 @@ def card_facts(card: Card) -> CardFacts:
 class CatalogIndex:
     """Every card by code, by same-name key and by unique full pinyin: a parse costs no query."""
 
-    version: str
     by_code: dict[str, CardFacts]
     by_name: dict[str, CardFacts]
     by_pinyin: dict[str, CardFacts]
     pk_by_code: dict[str, int]
 
     @classmethod
-    def build(cls, version: str) -> CatalogIndex:
+    def build(cls) -> CatalogIndex:
         by_code: dict[str, CardFacts] = {}
         by_name: dict[str, CardFacts] = {}
         pinyin_owners: dict[str, set[str]] = {}
@@ -52,7 +51,7 @@ class CatalogIndex:
         by_pinyin = {
             reading: by_name[next(iter(owners))] for reading, owners in pinyin_owners.items() if len(owners) == 1
         }
-        return cls(version=version, by_code=by_code, by_name=by_name, by_pinyin=by_pinyin, pk_by_code=pk_by_code)
+        return cls(by_code=by_code, by_name=by_name, by_pinyin=by_pinyin, pk_by_code=pk_by_code)
 
     def lookup(self, text: str) -> CardFacts | None:
         code = normalize_code(text)
@@ -64,7 +63,7 @@ class CatalogIndex:
         return found
 
 
-_index = cache_version.PerVersion(lambda: CatalogIndex.build(cache_version.current()))
+_index = cache_version.PerVersion(CatalogIndex.build)
 
 
 def catalog_index() -> CatalogIndex:

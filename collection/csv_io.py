@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,16 +31,23 @@ def escape_cell(value: Any) -> str:
     return "'" + text if text.startswith(_FORMULA_STARTS) else text
 
 
-def export_csv(user: Any) -> str:
+def csv_text(header: list[str], rows: Iterable[list[Any]]) -> str:
+    """CSV for spreadsheets: UTF-8 with a BOM (so Excel reads it as UTF-8), CRLF line ends, and
+    every cell that a spreadsheet would run as a formula escaped."""
     out = io.StringIO()
     out.write("\ufeff")
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(HEADER)
-    entries = CollectionEntry.objects.owned_by(user).select_related("card", "card__set").order_by("card__position")
-    for e in entries:
-        row = [e.card.code, e.card.name, e.card.set.code if e.card.set else "", e.quantity, e.foil_quantity]
-        writer.writerow([escape_cell(v) for v in row])
+    writer.writerow(header)
+    writer.writerows([escape_cell(v) for v in row] for row in rows)
     return out.getvalue()
+
+
+def export_csv(user: Any) -> str:
+    entries = CollectionEntry.objects.owned_by(user).select_related("card", "card__set").order_by("card__position")
+    return csv_text(HEADER, (
+        [e.card.code, e.card.name, e.card.set.code if e.card.set else "", e.quantity, e.foil_quantity]
+        for e in entries
+    ))  # fmt: skip
 
 
 class CsvFileError(ValueError):

@@ -7,18 +7,16 @@ refused when its entries claim more than the limits (a zip bomb) or name paths t
 
 from __future__ import annotations
 
-import csv
 import io
 import zipfile
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import Any
 
 from django.utils.translation import gettext as _
 
-from collection.csv_io import escape_cell
+from collection.csv_io import csv_text
 from decks.legality import check_list
-from rules_check import DeckListError, decode
+from rules_check import DeckListError, Verdict, decode
 from rules_check.decklist import MAX_BYTES
 
 MAX_FILES = 500
@@ -84,18 +82,19 @@ def check_files(files: list[tuple[str, bytes]], format_name: str) -> list[BatchR
         else:
             row.player, row.general, row.count, row.legal = (
                 parsed.player, verdict.general, verdict.main_deck_count, verdict.legal)  # fmt: skip
-            row.problems = [f"{p.code}: {p.message}" for p in verdict.problems]
+            row.problems = problem_lines(verdict)
         rows.append(row)
     return rows
 
 
+def problem_lines(verdict: Verdict) -> list[str]:
+    """A verdict's problems as plain lines, code first, for tables and CSV."""
+    return [f"{p.code}: {p.message}" for p in verdict.problems]
+
+
 def to_csv(rows: list[BatchRow]) -> str:
-    out = io.StringIO()
-    out.write("\ufeff")
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(["file", "player", "general", "count", "legal", "problems"])
-    for r in rows:
-        cells: list[Any] = [r.file, r.player or "", r.general or "", r.count, "yes" if r.legal else "no",
-                            r.error or " | ".join(r.problems or [])]  # fmt: skip
-        writer.writerow([escape_cell(c) for c in cells])
-    return out.getvalue()
+    return csv_text(["file", "player", "general", "count", "legal", "problems"], (
+        [r.file, r.player or "", r.general or "", r.count, "yes" if r.legal else "no",
+         r.error or " | ".join(r.problems or [])]
+        for r in rows
+    ))  # fmt: skip

@@ -7,7 +7,8 @@ from typing import Any
 from rules_check import ParsedList, Verdict
 from rules_check.model import Entry
 
-_KIND_ORDER = ["troop", "tactic", "general", "awakened_general", "vice_general", "reinforcement"]
+# How every deck view orders its groups (check page, deck page, registration sheets).
+KIND_ORDER = ["troop", "tactic", "general", "awakened_general", "vice_general", "reinforcement"]
 
 
 def group_by_kind(entries: list[Entry]) -> list[dict[str, Any]]:
@@ -16,7 +17,7 @@ def group_by_kind(entries: list[Entry]) -> list[dict[str, Any]]:
         groups.setdefault(entry.card.kind, []).append(entry)
     return [
         {"kind": kind, "entries": groups[kind], "total": sum(e.count for e in groups[kind])}
-        for kind in _KIND_ORDER
+        for kind in KIND_ORDER
         if kind in groups
     ]
 

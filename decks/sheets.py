@@ -10,15 +10,8 @@ from typing import Any
 from catalog.lookup import catalog_index
 from decks import deckcode
 from decks.legality import check_list, deck_for_rules
-from rules_check import CardFacts, Deck, Verdict, check, get_format
-
-_KIND_ORDER = ["troop", "tactic", "general", "awakened_general", "vice_general", "reinforcement"]
-
-
-@dataclass(frozen=True)
-class SheetLine:
-    count: int
-    card: CardFacts
+from decks.presenters import group_by_kind
+from rules_check import CardFacts, Deck, Entry, Verdict, check, get_format
 
 
 @dataclass
@@ -30,34 +23,34 @@ class Sheet:
     event: str = ""
     date: str = ""
     general: CardFacts | None = None
-    groups: list[tuple[str, list[SheetLine], int]] = field(default_factory=list)
-    reinforcements: list[SheetLine] = field(default_factory=list)
+    groups: list[dict[str, Any]] = field(default_factory=list)  # presenters.group_by_kind
+    reinforcements: list[Entry] = field(default_factory=list)
     main_count: int = 0
     deck_code: str = ""
 
 
-def _merged(entries: list) -> dict[str, int]:  # type: ignore[type-arg]
+def _merged(entries: list[Entry], order: dict[str, int]) -> list[Entry]:
+    """One line a card (a list may name a card on two lines), in catalogue order."""
     counts: Counter[str] = Counter()
+    cards: dict[str, CardFacts] = {}
     for entry in entries:
         counts[entry.card.code] += entry.count
-    return dict(counts)
+        cards[entry.card.code] = entry.card
+    return [Entry(cards[code], counts[code]) for code in sorted(counts, key=lambda c: order.get(c, 0))]
 
 
 def make_sheet(deck: Deck, verdict: Verdict, format_name: str, format_label: str, **heading: str) -> Sheet:
-    index = catalog_index()
-    order = {code: i for i, code in enumerate(index.by_code)}  # catalogue order
-    main, reinforcements = _merged(deck.main), _merged(deck.reinforcements)
+    order = {code: i for i, code in enumerate(catalog_index().by_code)}  # catalogue order
+    main, reinforcements = _merged(deck.main, order), _merged(deck.reinforcements, order)
     general = deck.generals[0].card if deck.generals else None
     sheet = Sheet(verdict=verdict, format_label=format_label, general=general, **heading)
-    grouped: dict[str, list[SheetLine]] = {}
-    for code in sorted(main, key=lambda c: order.get(c, 0)):
-        grouped.setdefault(index.by_code[code].kind, []).append(SheetLine(main[code], index.by_code[code]))
-    sheet.groups = [(k, grouped[k], sum(x.count for x in grouped[k])) for k in _KIND_ORDER if k in grouped]
-    in_order = sorted(reinforcements, key=lambda c: order.get(c, 0))
-    sheet.reinforcements = [SheetLine(reinforcements[c], index.by_code[c]) for c in in_order]
-    sheet.main_count = sum(main.values())
+    sheet.groups = group_by_kind(main)
+    sheet.reinforcements = reinforcements
+    sheet.main_count = sum(e.count for e in main)
     try:
-        sheet.deck_code = deckcode.encode(format_name, general.code if general else None, main, reinforcements)
+        sheet.deck_code = deckcode.encode(format_name, general.code if general else None,
+                                          {e.card.code: e.count for e in main},
+                                          {e.card.code: e.count for e in reinforcements})  # fmt: skip
     except (ValueError, OverflowError, IndexError):  # counts no deck code can hold: the sheet goes without
         sheet.deck_code = ""
     return sheet

@@ -14,6 +14,7 @@ from django.utils.safestring import SafeString, mark_safe
 from catalog.models import Card
 from collection.models import CollectionEntry
 from decks.models import MAIN, Deck, DeckEntry
+from decks.presenters import KIND_ORDER
 
 CURVE_MAX = 7  # costs of 7 and more share the last bar
 
@@ -70,9 +71,6 @@ class DeckView:
         return sum(line.missing for line in self.missing)
 
 
-_KIND_ORDER = ["troop", "tactic", "general", "awakened_general", "vice_general", "reinforcement"]
-
-
 def deck_view(deck: Deck, user: Any = None) -> DeckView:
     """Everything shown about a deck, in a fixed number of queries (2, 3 with a collection)."""
     entries = list(deck.entries.select_related("card", "card__set").order_by("card__position"))
@@ -89,7 +87,7 @@ def deck_view(deck: Deck, user: Any = None) -> DeckView:
     grouped: dict[str, list[Line]] = {}
     for line in main:
         grouped.setdefault(line.card.kind, []).append(line)
-    view.groups = [(kind, grouped[kind]) for kind in _KIND_ORDER if kind in grouped]
+    view.groups = [(kind, grouped[kind]) for kind in KIND_ORDER if kind in grouped]
     costs: Counter[int] = Counter()
     total_cost = 0
     for line in main:

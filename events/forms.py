@@ -8,11 +8,8 @@ from django.utils.translation import gettext_lazy as _
 
 from decks import services as deck_services
 from decks.forms import read_list_file
-from decks.i18n import pick
-from decks.legality import check_list
 from decks.models import Deck
 from events.models import Event
-from rules_check import DeckListError
 from rules_check.decklist import MAX_BYTES
 
 _LOCAL_MINUTE = "%Y-%m-%dT%H:%M"
@@ -59,9 +56,8 @@ class SubmissionForm(forms.Form):
     )
     file = forms.FileField(label=_("…or a .txt file"), required=False)
 
-    def __init__(self, *args: Any, user: Any, format_name: str, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.format_name = format_name
         self.fields["deck"].queryset = Deck.objects.owned_by(user).order_by("-updated")
 
     def clean_file(self) -> str | None:
@@ -74,10 +70,5 @@ class SubmissionForm(forms.Form):
             return data
         if sum(bool(x) for x in (deck, pasted, uploaded)) != 1:
             raise forms.ValidationError(_("Choose one of your decks, or paste a list, or choose a file: one of them."))
-        text = deck_services.deck_text(deck) if deck else (uploaded or data["list"])
-        try:
-            check_list(text, self.format_name)
-        except DeckListError as exc:
-            raise forms.ValidationError(pick(exc.message, exc.message_en)) from None
-        data["text"] = text
-        return data
+        data["text"] = deck_services.deck_text(deck) if deck else (uploaded or data["list"])
+        return data  # whether the text is a list at all, events.services.submit decides

@@ -3,8 +3,6 @@ and the batch check's lists saved as an event. And the verdict table read by the
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -13,7 +11,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from collection.csv_io import escape_cell
+from collection.csv_io import csv_text
+from decks.batch import problem_lines
 from decks.legality import check_list
 from events.models import Event, Submission
 from rules_check import DeckListError, Verdict
@@ -24,11 +23,11 @@ class EventClosed(Exception):
 
 
 def closed_reason(event: Event, now: datetime | None = None) -> str | None:
+    if event.open_at(now):
+        return None
     if event.locked:
         return _("The organiser has locked this event: lists can no longer be changed.")
-    if (now or timezone.now()) >= event.deadline:
-        return _("The deadline has passed: lists can no longer be submitted or changed.")
-    return None
+    return _("The deadline has passed: lists can no longer be submitted or changed.")
 
 
 @transaction.atomic
@@ -113,18 +112,12 @@ def checked(event: Event, submissions: list[Submission]) -> list[Row]:
     return rows
 
 
-def to_csv(event: Event, rows: list[Row]) -> str:
-    out = io.StringIO()
-    out.write("\ufeff")  # Excel opens UTF-8 with this
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(["player", "user", "file", "submitted_at", "general", "count", "legal", "problems", "list"])
-    for row in rows:
-        s = row.submission
-        problems = row.error or " | ".join(
-            f"{p.code}: {p.message}" for p in (row.verdict.problems if row.verdict else [])
-        )
-        cells = [s.player_name, s.player.username if s.player else "", s.file_name,
-                 timezone.localtime(s.submitted_at).isoformat(timespec="seconds"), row.general or "", row.count,
-                 "yes" if row.legal else "no", problems, s.text]  # fmt: skip
-        writer.writerow([escape_cell(c) for c in cells])
-    return out.getvalue()
+def to_csv(rows: list[Row]) -> str:
+    header = ["player", "user", "file", "submitted_at", "general", "count", "legal", "problems", "list"]
+    return csv_text(header, (
+        [row.submission.player_name, row.submission.player.username if row.submission.player else "",
+         row.submission.file_name, timezone.localtime(row.submission.submitted_at).isoformat(timespec="seconds"),
+         row.general or "", row.count, "yes" if row.legal else "no",
+         row.error or " | ".join(problem_lines(row.verdict) if row.verdict else []), row.submission.text]
+        for row in rows
+    ))  # fmt: skip

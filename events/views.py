@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from decks.i18n import pick
 from decks.sheets import sheet_for_list
 from events import services
 from events.forms import EventForm, SubmissionForm
@@ -110,7 +111,7 @@ def delete(request: HttpRequest, event_id: int) -> HttpResponse:
 def export_csv(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _organised(request, event_id)
     rows = services.checked(event, list(event.submissions.for_table()))
-    response = HttpResponse(services.to_csv(event, rows), content_type="text/csv; charset=utf-8")
+    response = HttpResponse(services.to_csv(rows), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="event-{event.pk}.csv"'
     return response
 
@@ -136,8 +137,7 @@ def submit(request: HttpRequest, token: str) -> HttpResponse:
     event = get_object_or_404(Event.objects.select_related("organiser"), token=token)
     mine = Submission.objects.filter(event=event, player=request.user).first()
     initial = {"player_name": mine.player_name if mine else request.user.get_username()}
-    form = SubmissionForm(request.POST or None, request.FILES or None, user=request.user, format_name=event.format,
-                          initial=initial)  # fmt: skip
+    form = SubmissionForm(request.POST or None, request.FILES or None, user=request.user, initial=initial)
     reason = services.closed_reason(event)
     status = 200
     if request.method == "POST":
@@ -149,8 +149,11 @@ def submit(request: HttpRequest, token: str) -> HttpResponse:
                                 deck=form.cleaned_data.get("deck"))  # fmt: skip
             except services.EventClosed as exc:  # locked between the page and the click
                 return _closed(request, event, str(exc))
-            messages.success(request, _("Your list is registered. You can change it until the deadline."))
-            return redirect("events:submit", token=token)
+            except DeckListError as exc:  # not a deck list at all: nothing stored
+                form.add_error(None, pick(exc.message, exc.message_en))
+            else:
+                messages.success(request, _("Your list is registered. You can change it until the deadline."))
+                return redirect("events:submit", token=token)
         status = 400
     row = services.checked(event, [mine])[0] if mine else None
     context = {"event": event, "form": form, "mine": mine, "row": row, "closed": reason, "now": timezone.now()}

@@ -99,7 +99,7 @@ def card_face(context, card, sizes="(max-width: 40rem) 45vw, 10rem"):  # type: i
     return {
         "card": card,
         "face": colours(card.kind, card.tier),
-        "picture": _pictures(context).get((card.pk, "front")),
+        "picture": images.pictures_for(context.get("request")).get((card.pk, "front")),
         "sizes": sizes,
         "LANGUAGE_CODE": context.get("LANGUAGE_CODE"),
     }
@@ -108,16 +108,4 @@ def card_face(context, card, sizes="(max-width: 40rem) 45vw, 10rem"):  # type: i
 @register.simple_tag(takes_context=True)
 def card_picture(context, card, side="front"):  # type: ignore[no-untyped-def]
     """One side's uploaded picture (catalog.images.Picture) or None."""
-    return _pictures(context).get((card.pk, side))
-
-
-def _pictures(context) -> dict:  # type: ignore[no-untyped-def, type-arg]
-    # Looked up once per request, not once per card: checking the catalogue's version is a
-    # cache read (a Redis round trip in production), and a grid shows hundreds of faces.
-    request = context.get("request")
-    if request is None:
-        return images.pictures()
-    found = getattr(request, "_card_pictures", None)
-    if found is None:
-        found = request._card_pictures = images.pictures()
-    return found
+    return images.pictures_for(context.get("request")).get((card.pk, side))

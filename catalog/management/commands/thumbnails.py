@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.files.storage import default_storage
 from django.core.management.base import BaseCommand, CommandParser
 from tqdm import tqdm
 
@@ -21,7 +22,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, missing: bool = False, **options: Any) -> None:
         rows = list(CardImage.objects.select_related("card"))
         if missing:
-            rows = [r for r in rows if not all(images.default_storage.exists(n) for n in r.thumbnails.values())
+            rows = [r for r in rows if not all(default_storage.exists(n) for n in r.thumbnails.values())
                     or not r.thumbnails]  # fmt: skip
         done, failed = 0, []
         # The bar goes to stderr (what tqdm is for); the summary to stdout, for scripts.
