@@ -24,7 +24,7 @@ from decks import deckcode, services
 from decks.api import StrictCharField, VerdictOutputSerializer
 from decks.i18n import pick
 from decks.legality import check_deck_snapshot, check_list, deck_for_rules
-from decks.models import FORMAT_CHOICES, MAX_ENTRY_COUNT, Deck
+from decks.models import FORMAT_CHOICES, MAX_DESCRIPTION, MAX_ENTRY_COUNT, Deck
 from decks.stats import deck_view
 from rules_check import DeckListError, export
 from zongheng.pagination import StrictPageNumberPagination
@@ -45,7 +45,7 @@ class DeckInputSerializer(serializers.Serializer):
     reinforcements = DeckEntrySerializer(many=True, required=False, max_length=100)
     list = StrictCharField(required=False, max_length=64 * 1024, trim_whitespace=False, help_text="Deck-list text")
     deck_code = StrictCharField(required=False, max_length=deckcode.MAX_CODE_LENGTH)
-    description = StrictCharField(required=False, allow_blank=True, max_length=10_000)
+    description = StrictCharField(required=False, allow_blank=True, max_length=MAX_DESCRIPTION)
     public = serializers.BooleanField(required=False)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:

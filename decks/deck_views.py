@@ -10,6 +10,7 @@ from django.core.paginator import Paginator
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -24,7 +25,7 @@ from decks.forms import DeckSettingsForm, EntryForm, ImportDeckForm
 from decks.legality import check_deck_snapshot, check_list
 from decks.models import FORMAT_CHOICES, MAIN, REINFORCEMENTS, Deck, DeckVersion
 from decks.sheets import sheet_for_snapshot
-from decks.stats import curve_svg, deck_view, render_description
+from decks.stats import curve_svg, deck_view
 from rules_check import DeckListError
 
 _IMPORT_NOTES = "deck_import_notes"
@@ -74,7 +75,7 @@ def new_deck(request: HttpRequest) -> HttpResponse:
 def detail(request: HttpRequest, deck_id: int) -> HttpResponse:
     deck = _visible_deck(request, deck_id)
     context = _deck_context(request, deck)
-    context["description"] = render_description(deck.description)
+    context["description"] = mark_safe(deck.description_html)  # noqa: S308 (sanitised when saved)
     return render(request, "decks/detail.html", context)
 
 

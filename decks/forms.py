@@ -6,6 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from decks.i18n import pick
+from decks.models import MAX_DESCRIPTION
 from rules_check import DEFAULT_FORMAT, FORMATS, DeckListError, decode
 from rules_check.decklist import MAX_BYTES
 
@@ -48,7 +49,10 @@ class DeckSettingsForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=100)
     format = forms.ChoiceField(label=_("Format"), choices=format_choices)
     description = forms.CharField(
-        label=_("Description (Markdown)"), required=False, max_length=10_000, widget=forms.Textarea(attrs={"rows": 4})
+        label=_("Description (Markdown)"),
+        required=False,
+        max_length=MAX_DESCRIPTION,
+        widget=forms.Textarea(attrs={"rows": 4}),
     )
     public = forms.BooleanField(label=_("Public: anyone with the link can read it, and it is listed"), required=False)
 

@@ -13,6 +13,8 @@ from rules_check import FORMATS
 FORMAT_CHOICES = [(name, f"{fmt.label} · {fmt.label_en}") for name, fmt in FORMATS.items()]
 # Counts are stored as the player gave them (illegal ones included); beyond this it is a typo.
 MAX_ENTRY_COUNT = 999
+# A description is a few paragraphs; bounded where it is stored (forms and the API say so too).
+MAX_DESCRIPTION = 10_000
 MAIN = "main"
 REINFORCEMENTS = "reinforcements"
 SECTIONS = [(MAIN, "main"), (REINFORCEMENTS, "reinforcements")]
@@ -34,7 +36,9 @@ class Deck(models.Model):
     name = models.CharField(max_length=100)
     format = models.CharField(max_length=20, choices=FORMAT_CHOICES, default="standard")
     general = models.ForeignKey(Card, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
-    description = models.TextField(blank=True, max_length=10_000)
+    description = models.TextField(blank=True, max_length=MAX_DESCRIPTION)
+    # The description rendered once, when it is saved: a view never runs the Markdown parser.
+    description_html = models.TextField(blank=True, editable=False)
     public = models.BooleanField(default=False)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)

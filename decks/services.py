@@ -17,6 +17,7 @@ from catalog.models import Card
 from decks.legality import check_deck_snapshot, deck_for_rules
 from decks.models import MAIN, MAX_ENTRY_COUNT, REINFORCEMENTS, Deck, DeckEntry, DeckVersion
 from rules_check import export
+from webutil.markup import render_markdown
 
 # Builder clicks within this time of the last version update it instead of making a new one.
 AUTOSAVE_WINDOW = timedelta(minutes=10)
@@ -82,6 +83,8 @@ def save_deck(deck: Deck, data: DeckData, *, note: str = "", autosave: bool = Fa
         deck.name = data.name
         deck.format = data.format
         deck.general_id = index.pk_by_code[data.general] if data.general else None
+        if deck.description != data.description or (data.description and not deck.description_html):
+            deck.description_html = render_markdown(data.description)
         deck.description = data.description
         deck.is_legal = verdict.legal
         deck.main_count = verdict.main_deck_count

@@ -7,8 +7,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-import markdown
-import nh3
 from django.utils.safestring import SafeString, mark_safe
 
 from catalog.models import Card
@@ -132,9 +130,3 @@ def curve_svg(curve: list[tuple[str, int]], width: int = 320, height: int = 140)
         ]
     parts.append("</svg>")
     return mark_safe("".join(parts))  # noqa: S308 (numbers and our own labels only)
-
-
-def render_description(text: str) -> SafeString:
-    """Markdown, then sanitised: no scripts, no event handlers, links made safe."""
-    html = markdown.markdown(text, extensions=["sane_lists"], output_format="html")
-    return mark_safe(nh3.clean(html, link_rel="nofollow noopener noreferrer"))  # noqa: S308 (sanitised by nh3)

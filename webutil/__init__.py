@@ -1,0 +1,1 @@
+"""Small web helpers shared by every app: the bottom layer beside `rules_check`, importing no app."""
