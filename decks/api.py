@@ -8,7 +8,6 @@ from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import serializers
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -18,6 +17,7 @@ from decks.i18n import pick
 from decks.legality import RequestedEntry, check_list, check_structured
 from rules_check import DEFAULT_FORMAT, FORMATS, DeckListError
 from rules_check.decklist import MAX_BYTES
+from webutil.parsers import SafeJSONParser
 
 MAX_ENTRIES = 500
 
@@ -78,7 +78,7 @@ class LegalityView(APIView):
 
     permission_classes = [AllowAny]
     authentication_classes: list[Any] = []  # no login, hence no session CSRF either
-    parser_classes = [JSONParser]
+    parser_classes = [SafeJSONParser]
 
     @extend_schema(
         request=LegalityInputSerializer,

@@ -8,7 +8,9 @@ refused when its entries claim more than the limits (a zip bomb) or name paths t
 from __future__ import annotations
 
 import io
+import lzma
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
@@ -60,8 +62,28 @@ def read_zip(data: bytes) -> list[tuple[str, bytes]]:
             raise BatchError(_("The zip names a path outside itself: %(name)s") % {"name": info.filename[:80]})
         if info.file_size > MAX_BYTES:
             raise BatchError(_("%(name)s is larger than 64 KiB.") % {"name": info.filename[:80]})
-        with archive.open(info) as handle:
-            content = handle.read(MAX_BYTES + 1)  # never trust the size the zip claims
+        if info.flag_bits & 0x1:
+            raise BatchError(
+                _("%(name)s is encrypted: send the lists without a password.") % {"name": info.filename[:80]}
+            )
+        try:
+            with archive.open(info) as handle:
+                content = handle.read(MAX_BYTES + 1)  # never trust the size the zip claims
+        except (
+            zipfile.BadZipFile,
+            zlib.error,
+            lzma.LZMAError,
+            NotImplementedError,
+            RuntimeError,
+            OSError,
+            EOFError,
+            ValueError,
+        ) as exc:
+            # A bad CRC, an unsupported compression method, a size that lies, a truncated entry.
+            raise BatchError(
+                _("%(name)s cannot be read from the zip (%(reason)s).")
+                % {"name": info.filename[:80], "reason": str(exc)[:80]}
+            ) from None
         if len(content) > MAX_BYTES:
             raise BatchError(_("%(name)s is larger than 64 KiB.") % {"name": info.filename[:80]})
         out.append((info.filename, content))

@@ -13,7 +13,6 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -27,6 +26,7 @@ from decks.legality import check_deck_snapshot, check_list, deck_for_rules
 from decks.models import FORMAT_CHOICES, MAX_DESCRIPTION, MAX_ENTRY_COUNT, Deck
 from decks.stats import deck_view
 from rules_check import DeckListError, export
+from webutil.parsers import SafeJSONParser
 from zongheng.pagination import StrictPageNumberPagination
 
 ERROR = OpenApiResponse(OpenApiTypes.OBJECT, description="{field: [messages]} or {detail: message}")
@@ -159,7 +159,7 @@ class DeckListView(APIView):
     """My decks (and `?public=1` for everyone's public decks); anonymous: public decks. POST creates."""
 
     permission_classes = [IsAuthenticatedOrReadOnly]
-    parser_classes = [JSONParser]
+    parser_classes = [SafeJSONParser]
 
     def get_queryset(self, request: Request) -> QuerySet[Deck]:
         if request.query_params.get("public", "0") not in ("0", "1"):
@@ -208,7 +208,7 @@ def _owned(request: Request, deck_id: int) -> Deck:
 
 class DeckDetailView(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
-    parser_classes = [JSONParser]
+    parser_classes = [SafeJSONParser]
 
     @extend_schema(responses={200: DeckOutputSerializer, 404: ERROR})
     def get(self, request: Request, deck_id: int) -> Response:

@@ -1,10 +1,13 @@
-"""Content-Security-Policy: the site's pages run only the site's own scripts and styles."""
+"""The site's own middleware: Content-Security-Policy, and guards on what a request may carry."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
+from django.shortcuts import render
+from django.template.defaultfilters import filesizeformat
+from django.utils.translation import gettext as _
 
 # Our pages: nothing inline, nothing from elsewhere. SVG faces and bars use attributes, not CSS.
 STRICT = (
@@ -29,3 +32,95 @@ class ContentSecurityPolicyMiddleware:
             relaxed = request.path.startswith(RELAXED_PREFIXES)
             response["Content-Security-Policy"] = RELAXED if relaxed else STRICT
         return response
+
+
+# How large a request body each part of the site accepts. Uploads are the only large bodies:
+# a request over its limit is answered 413 before anything is read or written to disk.
+_MB = 1024 * 1024
+DEFAULT_BODY_LIMIT = 512 * 1024  # a 64 KiB deck list of Chinese, percent-encoded, with room to spare
+
+
+def body_limits() -> list[tuple[str, int]]:
+    # Imported here: the project package sits above the apps, and reads their own limits.
+    from catalog.images import MAX_BYTES as IMAGE_BYTES
+    from collection.csv_io import MAX_IMPORT_BYTES
+    from decks.batch import MAX_FILES, MAX_ZIP_BYTES
+    from rules_check.decklist import MAX_BYTES as LIST_BYTES
+
+    overhead = _MB  # multipart headers and the form's other fields
+    return [
+        ("/check/many/", max(MAX_FILES * (LIST_BYTES + 1024), MAX_ZIP_BYTES) + overhead),
+        ("/collection/import/", MAX_IMPORT_BYTES + overhead),
+        ("/admin/", 2 * IMAGE_BYTES + overhead),  # a card's front and back on one page
+    ]
+
+
+def _limit_for(path: str, limits: list[tuple[str, int]]) -> int:
+    return next((limit for prefix, limit in limits if path.startswith(prefix)), DEFAULT_BODY_LIMIT)
+
+
+def _refuse(request: HttpRequest, status: int, message: str) -> HttpResponse:
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": message}, status=status)
+    if request.method in ("POST", "PUT", "PATCH"):
+        # The body was not read: a page must not try to (its CSRF check would read it).
+        return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
+    return render(request, "400.html", {"message": message}, status=status)
+
+
+class RequestGuardMiddleware:
+    """Refuses, before any view runs, what no view should have to handle:
+
+    - a body larger than its part of the site accepts (413, saying the limit);
+    - a NUL character in the path, the query string or a form body (400): PostgreSQL refuses NUL
+      in text, so it would otherwise fail deep inside a query as a 500.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+        self.limits = body_limits()
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            return _refuse(request, 400, _("The Content-Length header is not a number."))
+        limit = _limit_for(request.path, self.limits)
+        if length > limit:
+            return _refuse(
+                request,
+                413,
+                _("The request is %(size)s; this page accepts at most %(limit)s.")
+                % {"size": filesizeformat(length), "limit": filesizeformat(limit)},
+            )
+        where = _nul_in(request)
+        if where == "":
+            # No address holds a NUL: nothing is there (the same 404 as any unknown card or set).
+            from zongheng.views import not_found
+
+            return not_found(request)
+        if where is not None:
+            message = _("The request contains a NUL character, which no field accepts.")
+            if where and request.path.startswith("/api/"):
+                return JsonResponse({where: [message]}, status=400)  # named like any other bad field
+            return _refuse(request, 400, message)
+        return self.get_response(request)
+
+
+def _nul_in(request: HttpRequest) -> str | None:
+    """Where a NUL is: the name of the query or form field, "" for the path, None if nowhere."""
+    if "\x00" in request.path or "\x00" in request.path_info:
+        return ""
+    query = request.META.get("QUERY_STRING", "")
+    if "\x00" in query or "%00" in query:
+        return _field_with_nul(request.GET)
+    if request.content_type == "application/x-www-form-urlencoded" and request.method in ("POST", "PUT", "PATCH"):
+        body = request.body  # already bounded above
+        if b"\x00" in body or b"%00" in body:
+            return _field_with_nul(request.POST)
+    return None
+
+
+def _field_with_nul(data: QueryDict) -> str:
+    found = (k for k, values in data.lists() if "\x00" in k or any("\x00" in v for v in values))
+    return next(found, "?")

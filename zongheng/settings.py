@@ -51,6 +51,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "zongheng.middleware.RequestGuardMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -146,9 +147,13 @@ STORAGES = {
     },
 }
 
-# Hard limits on what one request may send: deck lists and CSV files are small.
-DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+# Hard limits on what one request may send. Form fields and JSON bodies are small (a 64 KiB deck
+# list is the largest); uploads are capped per page by zongheng.middleware.RequestGuardMiddleware
+# before they are read. A urlencoded body costs about 80 times its size in memory once parsed.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 512 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 2000
+DATA_UPLOAD_MAX_NUMBER_FILES = 500  # /check/many/ promises 500 lists
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -158,6 +163,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_PARSER_CLASSES": ["webutil.parsers.SafeJSONParser"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "zongheng.pagination.StrictPageNumberPagination",
     "PAGE_SIZE": 50,

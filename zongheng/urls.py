@@ -55,5 +55,6 @@ urlpatterns = [
     path(f"{settings.MEDIA_URL.strip('/')}/<path:path>", zongheng_views.media, name="media"),
 ]
 
+handler400 = "zongheng.views.bad_request"
 handler404 = "zongheng.views.not_found"
 handler500 = "zongheng.views.server_error"

@@ -1,10 +1,31 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.core.exceptions import SuspiciousFileOperation
+from django.core.exceptions import (
+    RequestDataTooBig,
+    SuspiciousFileOperation,
+    TooManyFieldsSent,
+    TooManyFilesSent,
+)
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 from django.views.static import serve as static_serve
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """400 for what Django itself refuses before a view runs, saying what was too much."""
+    if isinstance(exception, TooManyFilesSent):
+        message = _("At most %(n)d files can be sent at once.") % {"n": settings.DATA_UPLOAD_MAX_NUMBER_FILES}
+    elif isinstance(exception, TooManyFieldsSent):
+        message = _("The form sent too many fields.")
+    elif isinstance(exception, RequestDataTooBig):
+        message = _("The form sent more text than this page accepts.")
+    else:
+        message = _("The request could not be read.")
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": message}, status=400)
+    return render(request, "400.html", {"message": message}, status=400)
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
