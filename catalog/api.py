@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import time
 from typing import Any
 
 from django.core.cache import cache
 from django.db.models import Count, QuerySet
-from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import HttpResponse, HttpResponseNotModified
 from django.http.response import HttpResponseBase
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -21,39 +23,87 @@ from rest_framework.request import Request
 from catalog import cache_version, images, vocab
 from catalog.filters import CardFilter
 from catalog.models import Card, CardSet
+from webutil.throttling import CACHE_ERRORS
 from zongheng.pagination import MAX_PAGE_SIZE
 
 
 class CatalogueCacheMixin:
     """Catalogue answers are the same for everyone until the catalogue changes: they are kept
     in the cache (Redis when configured) under the catalogue's version, with an ETag so that a
-    client holding the current answer gets a bodyless 304."""
+    client holding the current answer gets a bodyless 304.
+
+    The lookup happens in the handler, after DRF has authenticated and throttled the request: a
+    cached answer is cheap, but not free. The key is built from the known parameters only, in a
+    normal form (unknown ones are ignored, never keyed), and what may be stored per hour is
+    bounded, so that distinct query strings cannot fill the cache.
+    """
 
     cache_seconds = 60
+    # Parameters that change the answer; any other is ignored by the view and so by the key.
+    cache_parameters: frozenset[str] = frozenset()
+    # At most this many bytes of answers are stored per hour (each lives an hour): the cache
+    # holds at most twice this for the catalogue, whatever clients send.
+    STORE_BUDGET = 32 * 1024 * 1024
+    STORE_SECONDS = 3600
 
-    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        if request.method != "GET":
-            return super().dispatch(request, *args, **kwargs)  # type: ignore[misc]
-        raw = f"{cache_version.current()}|{request.get_full_path()}|{request.META.get('HTTP_ACCEPT', '')}"
-        digest = hashlib.sha256(raw.encode()).hexdigest()[:32]
+    def _digest(self, request: Request) -> str:
+        params = sorted(
+            (key, tuple(sorted(values)))
+            for key, values in request.query_params.lists()
+            if key in self.cache_parameters and any(values)
+        )
+        fmt = request.accepted_renderer.format if getattr(request, "accepted_renderer", None) else ""
+        raw = f"{cache_version.current()}|{request.path}|{params!r}|{fmt}"
+        return hashlib.sha256(raw.encode()).hexdigest()[:32]
+
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Any:
+        digest = self._digest(request)
         etag = f'"{digest}"'
         if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
             return self._cacheable(HttpResponseNotModified(), etag)
-        cached = cache.get(f"catalog-api:{digest}")
+        cached = _cache_get(f"catalog-api:{digest}")
         if cached is not None:
             content, content_type = cached
             return self._cacheable(HttpResponse(content, content_type=content_type), etag)
-        response = super().dispatch(request, *args, **kwargs)  # type: ignore[misc]
-        if response.status_code == 200:
+        self._store_as = digest
+        return super().get(request, *args, **kwargs)  # type: ignore[misc]
+
+    def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
+        response = super().finalize_response(request, response, *args, **kwargs)  # type: ignore[misc]
+        digest = getattr(self, "_store_as", None)
+        if digest and response.status_code == 200:
             response.render()
-            cache.set(f"catalog-api:{digest}", (response.rendered_content, response["Content-Type"]), 3600)
-            self._cacheable(response, etag)
+            if self._within_budget(len(response.rendered_content)):
+                _cache_set(f"catalog-api:{digest}", (response.rendered_content, response["Content-Type"]), 3600)
+            self._cacheable(response, f'"{digest}"')
         return response
+
+    def _within_budget(self, size: int) -> bool:
+        hour = int(time.time() // self.STORE_SECONDS)
+        key = f"catalog-api:stored:{hour}"
+        try:
+            cache.add(key, 0, timeout=self.STORE_SECONDS * 2)
+            return bool(cache.incr(key, size) <= self.STORE_BUDGET)
+        except (ValueError, *CACHE_ERRORS):
+            return False
 
     def _cacheable(self, response: HttpResponseBase, etag: str) -> HttpResponseBase:
         response["ETag"] = etag
         response["Cache-Control"] = f"public, max-age={self.cache_seconds}"
         return response
+
+
+def _cache_get(key: str) -> Any:
+    # A cache is an optimisation: when it cannot be reached, the answer is computed instead.
+    try:
+        return cache.get(key)
+    except CACHE_ERRORS:
+        return None
+
+
+def _cache_set(key: str, value: Any, timeout: int) -> None:
+    with contextlib.suppress(CACHE_ERRORS):
+        cache.set(key, value, timeout)
 
 
 _LABELLED: dict[str, Any] = {
@@ -178,6 +228,8 @@ CARD_FILTER_PARAMETERS = [
 
 class CardListView(CatalogueCacheMixin, generics.ListAPIView):
     """The catalogue, filtered like the card list page; search with `q`."""
+
+    cache_parameters = frozenset(CardFilter.base_filters) | {"page", "page_size"}
 
     serializer_class = CardOutputSerializer
     filterset_class = CardFilter

@@ -14,7 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import transaction
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from catalog.lookup import catalog_index
@@ -207,6 +208,10 @@ def apply_plan(user: Any, plan: ImportPlan) -> int:
     """Apply a previewed plan, all or nothing; refused if the counts moved since the preview."""
     index = catalog_index()
     with transaction.atomic():
+        # One import at a time per user (a double click sends two): the second waits here, then
+        # finds the counts moved and is refused as stale rather than applied twice.
+        # NO KEY: a "+1" inserting a row for this user (a foreign-key share lock) is not blocked.
+        get_user_model().objects.select_for_update(no_key=True).filter(pk=user.pk).first()
         pks = {c.code: index.pk_by_code[c.code] for c in plan.changes}
         entries = {
             e.card_id: e
@@ -238,7 +243,11 @@ def apply_plan(user: Any, plan: ImportPlan) -> int:
                     source="import",
                 )
             )
-        CollectionEntry.objects.bulk_create(new)
+        try:
+            CollectionEntry.objects.bulk_create(new)
+        except IntegrityError:
+            # A "+1" created one of these rows since the preview: the plan no longer holds.
+            raise StaleImport(_("Your collection changed since the preview: check the file again.")) from None
         CollectionEntry.objects.bulk_update(changed, ["quantity", "foil_quantity"])
         CollectionChange.objects.bulk_create(history)
     return len(plan.changes)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
@@ -237,9 +238,13 @@ class DeckDetailView(APIView):
         deck = _owned(request, deck_id)
         payload = DeckInputSerializer(data=request.data, partial=partial)
         payload.is_valid(raise_exception=True)
-        base = services.snapshot_of(deck) if partial else services.DeckData(deck.name, deck.format, None, {}, {})
-        data = _data_from(payload.validated_data, base)
-        deck = _save(deck, data, payload.validated_data, note="api")
+        with transaction.atomic():
+            # Read under the row lock: a PATCH of the name racing a PATCH of the cards keeps both,
+            # since each changes only the fields it names on the deck as it is now.
+            deck = services.locked(deck)
+            base = services.snapshot_of(deck) if partial else services.DeckData(deck.name, deck.format, None, {}, {})
+            data = _data_from(payload.validated_data, base)
+            deck = _save(deck, data, payload.validated_data, note="api")
         return Response(DeckOutputSerializer(deck_json(deck)).data)
 
 

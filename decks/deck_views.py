@@ -85,11 +85,13 @@ def build(request: HttpRequest, deck_id: int) -> HttpResponse:
     if request.method == "POST":
         form = DeckSettingsForm(request.POST)
         if form.is_valid():
-            data = services.snapshot_of(deck)
-            data.name, data.format = form.cleaned_data["name"], form.cleaned_data["format"]
-            data.description = form.cleaned_data["description"]
-            deck.public = form.cleaned_data["public"]
-            services.save_deck(deck, data, note=_("settings"))
+            settings = form.cleaned_data
+
+            def change(current: Deck, data: services.DeckData) -> None:
+                data.name, data.format, data.description = settings["name"], settings["format"], settings["description"]
+                current.public = settings["public"]
+
+            services.update_deck(deck, change, note=_("settings"))
             messages.success(request, _("Saved."))
             return redirect("decks:build", deck.pk)
     else:
@@ -120,20 +122,19 @@ def change(request: HttpRequest, deck_id: int) -> HttpResponse:
         return _builder_error(request, deck, " ".join(str(e) for errors in form.errors.values() for e in errors))
     action, code = form.cleaned_data["action"], form.cleaned_data["card"]
     if action == "no_general":
-        services.set_general(deck, None)
+        deck = services.set_general(deck, None)
     else:
         facts = catalog_index().lookup(code or "")
         if facts is None:
             return _builder_error(request, deck, _("No card “%(code)s”.") % {"code": (code or "")[:40]})
-        card = Card(pk=catalog_index().pk_by_code[facts.code], code=facts.code)
         section = form.cleaned_data["section"] or (REINFORCEMENTS if facts.kind == "reinforcement" else MAIN)
         if action == "general":
-            services.set_general(deck, facts.code)
+            deck = services.set_general(deck, facts.code)
         elif action == "set":
-            services.change_entry(deck, card, count=form.cleaned_data["count"] or 0, section=section)
+            deck = services.change_entry(deck, facts.code, count=form.cleaned_data["count"] or 0, section=section)
         else:
             delta = {"inc": 1, "dec": -1, "remove": -10_000}[action]
-            services.change_entry(deck, card, delta=delta, section=section)
+            deck = services.change_entry(deck, facts.code, delta=delta, section=section)
     if request.htmx:
         return render(request, "decks/_deck_panel.html", _deck_context(request, deck))
     return redirect("decks:build", deck.pk)

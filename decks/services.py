@@ -4,6 +4,7 @@ with the deck for the public list."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -13,7 +14,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from catalog.lookup import catalog_index
-from catalog.models import Card
 from decks.legality import check_deck_snapshot, deck_for_rules
 from decks.models import MAIN, MAX_ENTRY_COUNT, REINFORCEMENTS, Deck, DeckEntry, DeckVersion
 from rules_check import export
@@ -114,22 +114,43 @@ def _keep_version(deck: Deck, data: DeckData, note: str, autosave: bool) -> None
                                note="builder" if autosave else note)  # fmt: skip
 
 
-def change_entry(deck: Deck, card: Card, *, delta: int = 0, count: int | None = None, section: str = MAIN) -> Deck:
+def locked(deck: Deck) -> Deck:
+    """The deck read again under a row lock, inside the caller's transaction: a change made from
+    it cannot be lost to another made at the same time (two tabs, ten quick "+1"s)."""
+    return Deck.objects.select_for_update(of=("self",)).select_related("general").get(pk=deck.pk)
+
+
+def update_deck(
+    deck: Deck, change: Callable[[Deck, DeckData], None], *, note: str = "", autosave: bool = False
+) -> Deck:
+    """Read the deck under a row lock, let `change` edit its data (and flags), save it: the
+    read and the write are one step, so concurrent changes all land."""
+    with transaction.atomic():
+        current = locked(deck)
+        data = snapshot_of(current)
+        change(current, data)
+        return save_deck(current, data, note=note, autosave=autosave)
+
+
+def change_entry(deck: Deck, code: str, *, delta: int = 0, count: int | None = None, section: str = MAIN) -> Deck:
     """The builder's +/−/set: the deck saved with one entry changed (0 removes it)."""
-    data = snapshot_of(deck)
-    entries = data.main if section == MAIN else data.reinforcements
-    new = count if count is not None else entries.get(card.code, 0) + delta
-    if new <= 0:
-        entries.pop(card.code, None)
-    else:
-        entries[card.code] = min(new, MAX_ENTRY_COUNT)
-    return save_deck(deck, data, autosave=True)
+
+    def change(_deck: Deck, data: DeckData) -> None:
+        entries = data.main if section == MAIN else data.reinforcements
+        new = count if count is not None else entries.get(code, 0) + delta
+        if new <= 0:
+            entries.pop(code, None)
+        else:
+            entries[code] = min(new, MAX_ENTRY_COUNT)
+
+    return update_deck(deck, change, autosave=True)
 
 
 def set_general(deck: Deck, code: str | None) -> Deck:
-    data = snapshot_of(deck)
-    data.general = code
-    return save_deck(deck, data, autosave=True)
+    def change(_deck: Deck, data: DeckData) -> None:
+        data.general = code
+
+    return update_deck(deck, change, autosave=True)
 
 
 def restore(deck: Deck, version: DeckVersion) -> Deck:

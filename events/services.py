@@ -47,9 +47,18 @@ def submit(event: Event, player: Any, player_name: str, text: str, deck: Any = N
     return submission
 
 
+@transaction.atomic
 def lock(event: Event) -> bool:
-    """Lock once; True when this call did it. The deadline no longer matters after this."""
-    return bool(Event.objects.filter(pk=event.pk, locked_at__isnull=True).update(locked_at=timezone.now()))
+    """Lock once; True when this call did it. The deadline no longer matters after this.
+
+    The time is read after the row lock is held: a submission that held the lock first is
+    stamped earlier than the lock that shut out the rest."""
+    current = Event.objects.select_for_update().get(pk=event.pk)
+    if current.locked:
+        return False
+    current.locked_at = timezone.now()
+    current.save(update_fields=["locked_at"])
+    return True
 
 
 @transaction.atomic

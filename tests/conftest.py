@@ -27,9 +27,10 @@ def fast_password_hashing():  # type: ignore[no-untyped-def]
 @pytest.fixture(autouse=True)
 def empty_cache():  # type: ignore[no-untyped-def]
     # Cached answers and throttle counts belong to one test: the database rolls back, so must they.
-    from django.core.cache import cache
+    from django.core.cache import caches
 
-    cache.clear()
+    for alias in caches:
+        caches[alias].clear()
 
 
 @pytest.fixture(scope="session")

@@ -61,5 +61,7 @@ def test_nothing_is_written_after_the_lock_commits() -> None:
     final = set(Submission.objects.filter(event=event).values_list("player_name", flat=True))
     assert final == at_lock  # nothing added or replaced once the lock was committed
     assert final == {f"{name} {attempt}" for name, attempt in outcomes.items()}  # every accepted send is the one kept
+    locked_at = Event.objects.get(pk=event.pk).locked_at
+    assert all(s.submitted_at <= locked_at for s in Submission.objects.filter(event=event))  # stamped in order
     with pytest.raises(services.EventClosed):
         services.submit(event, players[0], "late", LEGAL_40)

@@ -107,11 +107,32 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Cache: Redis when REDIS_URL is set (shared by all workers), local memory otherwise.
+# Throttle counters have an alias of their own, which nothing else fills: a flood of cached
+# answers can never evict them. With Redis, run it without eviction of keys that have no room
+# (maxmemory-policy noeviction or volatile-*), or point THROTTLE_REDIS_URL at another instance.
 REDIS_URL = env_str("REDIS_URL")
+THROTTLE_REDIS_URL = env_str("THROTTLE_REDIS_URL") or REDIS_URL
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "OPTIONS": {"MAX_ENTRIES": 2000}}}
+if THROTTLE_REDIS_URL:
+    CACHES["throttle"] = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": THROTTLE_REDIS_URL,
+        "KEY_PREFIX": "throttle",
+    }
+else:
+    CACHES["throttle"] = {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "throttle",
+        "OPTIONS": {"MAX_ENTRIES": 1_000_000},
+    }
+# How many proxies in front of the site add to X-Forwarded-For. 0 (the default): the header is
+# ignored and REMOTE_ADDR is the client, so a client cannot claim another address.
+TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 0)
+if TRUSTED_PROXIES < 0:
+    raise ImproperlyConfigured("TRUSTED_PROXIES must be 0 or more")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -167,10 +188,8 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "zongheng.pagination.StrictPageNumberPagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
-    ],
+    "DEFAULT_THROTTLE_CLASSES": ["webutil.throttling.AnonThrottle", "webutil.throttling.UserThrottle"],
+    "NUM_PROXIES": TRUSTED_PROXIES,
     "DEFAULT_THROTTLE_RATES": {
         "anon": env_str("API_THROTTLE_ANON", "600/minute"),
         "user": env_str("API_THROTTLE_USER", "2400/minute"),

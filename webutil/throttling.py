@@ -1,0 +1,142 @@
+"""Who a request comes from, and counters that limit how often they may do something.
+
+The client address comes from REMOTE_ADDR, or from X-Forwarded-For only as far as the configured
+number of trusted proxies (TRUSTED_PROXIES, default 0): a header the client wrote itself must
+never give it a fresh budget. Counters live in their own cache alias ("throttle"), which nothing
+else fills, so that a flood of cached answers cannot evict them. When that cache cannot be
+reached, a per-process counter takes over: slower to agree between workers, but never no limit.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import caches
+from django.core.cache.backends.base import BaseCache
+from django.core.cache.backends.locmem import LocMemCache
+from django.http import HttpRequest
+from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
+
+log = logging.getLogger(__name__)
+
+# Used only while the shared throttle cache is unreachable; one per process.
+_FALLBACK = LocMemCache("throttle-fallback", {"MAX_ENTRIES": 100_000})
+
+
+def client_ip(request: HttpRequest) -> str:
+    """The address of the client: REMOTE_ADDR, or the one the nearest trusted proxy saw."""
+    remote = str(request.META.get("REMOTE_ADDR") or "")
+    trusted = settings.TRUSTED_PROXIES
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR")
+    if trusted <= 0 or not forwarded:
+        return remote
+    hops = [part.strip() for part in str(forwarded).split(",") if part.strip()]
+    # Each trusted proxy appended the address it saw; the one `trusted` from the right was
+    # written by our outermost proxy. Anything further left was written by the client.
+    return hops[-min(trusted, len(hops))] if hops else remote
+
+
+def throttle_cache() -> BaseCache:
+    return caches["throttle"]
+
+
+def _cache_errors() -> tuple[type[BaseException], ...]:
+    errors: list[type[BaseException]] = [ConnectionError, OSError, TimeoutError]
+    try:
+        from redis.exceptions import RedisError
+
+        errors.append(RedisError)
+    except ImportError:  # pragma: no cover - redis is a requirement
+        pass
+    return tuple(errors)
+
+
+CACHE_ERRORS = _cache_errors()
+
+
+@dataclass(frozen=True)
+class Limit:
+    """At most `count` events per `seconds` for one key."""
+
+    count: int
+    seconds: int
+
+
+def _incr(cache: BaseCache, key: str, seconds: int) -> tuple[int, float]:
+    """Count one event under `key` in a fixed window; returns (events so far, seconds left)."""
+    now = time.time()
+    window_start = math.floor(now / seconds) * seconds
+    full_key = f"{key}:{int(window_start)}"
+    if cache.add(full_key, 1, timeout=seconds + 1):
+        count = 1
+    else:
+        try:
+            count = cache.incr(full_key)
+        except ValueError:  # expired between add and incr
+            cache.set(full_key, 1, timeout=seconds + 1)
+            count = 1
+    return count, window_start + seconds - now
+
+
+def _peek(cache: BaseCache, key: str, seconds: int) -> tuple[int, float]:
+    now = time.time()
+    window_start = math.floor(now / seconds) * seconds
+    return int(cache.get(f"{key}:{int(window_start)}") or 0), window_start + seconds - now
+
+
+def _with_fallback(operation: Any, key: str, seconds: int) -> tuple[int, float]:
+    try:
+        return operation(throttle_cache(), key, seconds)  # type: ignore[no-any-return]
+    except CACHE_ERRORS:
+        log.warning("throttle cache unreachable; counting in this process")
+        return operation(_FALLBACK, key, seconds)  # type: ignore[no-any-return]
+
+
+def hit(key: str, limit: Limit) -> float | None:
+    """Count an event; None while within the limit, else the seconds until it may happen again."""
+    count, left = _with_fallback(_incr, key, limit.seconds)
+    return None if count <= limit.count else left
+
+
+def blocked(key: str, limit: Limit) -> float | None:
+    """Without counting: None if another event is allowed, else the seconds to wait."""
+    count, left = _with_fallback(_peek, key, limit.seconds)
+    return None if count < limit.count else left
+
+
+def minutes(seconds: float) -> int:
+    return max(1, math.ceil(seconds / 60))
+
+
+class _ResilientMixin:
+    """DRF's throttles on the throttle cache, falling back to a per-process cache."""
+
+    cache: BaseCache
+
+    def __init__(self) -> None:
+        super().__init__()  # type: ignore[call-arg]
+        self.cache = throttle_cache()
+
+    def get_ident(self, request: Any) -> str:
+        return client_ip(request)
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        try:
+            return super().allow_request(request, view)  # type: ignore[misc,no-any-return]
+        except CACHE_ERRORS:
+            log.warning("throttle cache unreachable; throttling in this process")
+            self.cache = _FALLBACK
+            return super().allow_request(request, view)  # type: ignore[misc,no-any-return]
+
+
+class AnonThrottle(_ResilientMixin, AnonRateThrottle):
+    pass
+
+
+class UserThrottle(_ResilientMixin, UserRateThrottle):
+    pass
