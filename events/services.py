@@ -130,3 +130,15 @@ def to_csv(rows: list[Row]) -> str:
          row.error or " | ".join(problem_lines(row.verdict) if row.verdict else []), row.submission.text]
         for row in rows
     ))  # fmt: skip
+
+
+@transaction.atomic
+def release_user(user: Any, heir: Any = None) -> None:
+    """Before an account is deleted: the events it organised go to `heir` (or are deleted with
+    their lists), and the lists it sent to other events are deleted: nothing of it stays."""
+    organised = Event.objects.select_for_update().filter(organiser=user)
+    if heir is not None:
+        organised.update(organiser=heir)
+    else:
+        organised.delete()
+    Submission.objects.filter(player=user).delete()

@@ -43,7 +43,7 @@ def test_log_in_and_out(client: Client, alice) -> None:  # type: ignore[no-untyp
 
 def test_wrong_password_is_refused(client: Client, alice) -> None:  # type: ignore[no-untyped-def]
     response = client.post("/accounts/login/", {"username": "alice", "password": "wrong"})
-    assert response.status_code == 200 and "error-box" in response.content.decode()
+    assert response.status_code == 400 and "error-box" in response.content.decode()
     assert "_auth_user_id" not in client.session
 
 

@@ -49,6 +49,8 @@ ROUTES = [
     Route("get", "/accounts/", 200, (302,), (200,)),
     Route("post", "/accounts/token/", 302, (302,), (302,)),
     Route("post", "/accounts/sharing/", 302, (302,), (302,), {"action": "on"}),
+    Route("get", "/accounts/delete/", 200, (302,), (200,)),
+    Route("post", "/accounts/delete/", 400, (302,), (400,), {"password": "wrong", "events": "delete"}),
     # decks
     Route("get", "/decks/mine/", 200, (302,), (200,)),
     Route("get", "/decks/{deck}/", 200, (404,), (404,)),

@@ -21,6 +21,9 @@ if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
     SECRET_KEY = _DEV_SECRET_KEY
+elif not DEBUG and (len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5):
+    # Session and reset-link signatures are only as strong as this key.
+    raise ImproperlyConfigured("SECRET_KEY must be at least 50 characters (with 5 different ones) when DEBUG is off")
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
@@ -44,6 +47,7 @@ INSTALLED_APPS = [
     "collection",
     "decks",
     "events",
+    "accounts",
 ]
 
 MIDDLEWARE = [
@@ -133,6 +137,17 @@ else:
 TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 0)
 if TRUSTED_PROXIES < 0:
     raise ImproperlyConfigured("TRUSTED_PROXIES must be 0 or more")
+
+# E-mail (password resets): printed to the console unless an SMTP server is configured.
+EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("EMAIL_PORT", 25)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "縱橫牌匣 <noreply@localhost>")
+PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 3 * 60 * 60)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -4,9 +4,9 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
+from accounts import views as accounts
 from catalog import api as catalog_api
 from catalog import views as catalog_views
-from collection import accounts
 from collection import api as collection_api
 from decks import api as decks_api
 from decks import deck_api
@@ -43,7 +43,20 @@ urlpatterns = [
     path("accounts/token/", accounts.token_create, name="token-create"),
     path("accounts/token/revoke/", accounts.token_revoke, name="token-revoke"),
     path("accounts/sharing/", accounts.sharing, name="sharing"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", accounts.LoginView.as_view(), name="login"),
+    path("accounts/delete/", accounts.delete_account, name="account-delete"),
+    path("accounts/password/reset/", accounts.PasswordResetView.as_view(), name="password_reset"),
+    path("accounts/password/reset/done/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
+    path(
+        "accounts/password/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path(
+        "accounts/password/reset/complete/",
+        auth_views.PasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path("accounts/password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
