@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from catalog.lookup import catalog_index
 from collection.models import MAX_COPIES, CollectionChange, CollectionEntry
+from webutil.text import decode_candidates, strip_bidi
 
 HEADER = ["code", "name", "set", "quantity", "foil_quantity"]
 MAX_IMPORT_BYTES = 5 * 1024 * 1024
@@ -77,6 +78,7 @@ class ImportPlan:
     changes: list[PlannedChange] = field(default_factory=list)
     errors: list[RowError] = field(default_factory=list)
     rows: int = 0
+    encoding: str = "UTF-8"
 
     @property
     def ok(self) -> bool:
@@ -109,16 +111,10 @@ def _count(raw: str | None, column: str, required: bool) -> tuple[int | None, st
     return value, None
 
 
-def read_rows(data: bytes) -> list[tuple[int, dict[str, str]]]:
-    if len(data) > MAX_IMPORT_BYTES:
-        raise CsvFileError(_("The file is larger than %(mb)d MB.") % {"mb": MAX_IMPORT_BYTES // (1024 * 1024)})
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise CsvFileError(_("The file is not UTF-8 text: save it as CSV (UTF-8).")) from None
+def _rows_of(text: str) -> list[tuple[int, dict[str, str]]]:
     if "\x00" in text:
         raise CsvFileError(_("The file contains NUL bytes: it is not a CSV file."))
-    reader = csv.DictReader(io.StringIO(text, newline=""))
+    reader = csv.DictReader(io.StringIO(strip_bidi(text), newline=""))
     headers = [h.strip().lower() for h in (reader.fieldnames or [])]
     if "quantity" not in headers or not ({"code", "name"} & set(headers)):
         raise CsvFileError(
@@ -136,13 +132,42 @@ def read_rows(data: bytes) -> list[tuple[int, dict[str, str]]]:
     return rows
 
 
+def _known(rows: list[tuple[int, dict[str, str]]]) -> int:
+    index = catalog_index()
+    return sum(1 for _line, row in rows if index.lookup(((row.get("code") or "") or (row.get("name") or "")).strip()))
+
+
+def read_rows_with_encoding(data: bytes) -> tuple[list[tuple[int, dict[str, str]]], str]:
+    """The file's rows and the encoding they were read in (UTF-8 with or without a BOM, UTF-16
+    with a BOM, Big5 or GB18030). Where both Chinese encodings decode the bytes, the reading in
+    which more rows name a real card wins."""
+    if len(data) > MAX_IMPORT_BYTES:
+        raise CsvFileError(_("The file is larger than %(mb)d MB.") % {"mb": MAX_IMPORT_BYTES // (1024 * 1024)})
+    candidates = decode_candidates(data)
+    if not candidates:
+        raise CsvFileError(_("The file is not text in UTF-8, UTF-16, Big5 or GB18030: save it as CSV (UTF-8)."))
+    readings, first_error = [], None
+    for text, label in candidates:
+        try:
+            readings.append((_rows_of(text), label))
+        except CsvFileError as exc:
+            first_error = first_error or exc
+    if not readings:
+        raise first_error or CsvFileError(_("The file cannot be read."))
+    return max(readings, key=lambda reading: _known(reading[0]))
+
+
+def read_rows(data: bytes) -> list[tuple[int, dict[str, str]]]:
+    return read_rows_with_encoding(data)[0]
+
+
 def plan_import(user: Any, data: bytes, mode: str) -> ImportPlan:
     """What the file would change, checked whole. Raises CsvFileError for an unreadable file."""
     if mode not in ("add", "replace"):
         raise CsvFileError(_("Mode must be add or replace."))
-    rows = read_rows(data)
+    rows, encoding = read_rows_with_encoding(data)
     index = catalog_index()
-    plan = ImportPlan(mode=mode, rows=len(rows))
+    plan = ImportPlan(mode=mode, rows=len(rows), encoding=encoding)
     totals: dict[str, list[int]] = {}
     seen_line: dict[str, int] = {}
     for line, row in rows:

@@ -18,6 +18,7 @@ from decks.legality import RequestedEntry, check_list, check_structured
 from rules_check import DEFAULT_FORMAT, FORMATS, DeckListError
 from rules_check.decklist import MAX_BYTES
 from webutil.parsers import SafeJSONParser
+from webutil.text import strip_bidi
 
 MAX_ENTRIES = 500
 
@@ -28,7 +29,7 @@ class StrictCharField(serializers.CharField):
     def to_internal_value(self, data: Any) -> str:
         if not isinstance(data, str):
             self.fail("invalid")
-        return super().to_internal_value(data)
+        return str(super().to_internal_value(strip_bidi(data)))
 
 
 class DeckEntryInputSerializer(serializers.Serializer):

@@ -20,6 +20,7 @@ from collection.csv_io import csv_text
 from decks.legality import check_list
 from rules_check import DeckListError, Verdict, decode
 from rules_check.decklist import MAX_BYTES
+from webutil.text import strip_bidi
 
 MAX_FILES = 500
 MAX_ZIP_BYTES = 10 * 1024 * 1024
@@ -97,7 +98,7 @@ def check_files(files: list[tuple[str, bytes]], format_name: str) -> list[BatchR
     for name, content in sorted(files):
         row = BatchRow(file=name)
         try:
-            row.text = decode(content)
+            row.text = strip_bidi(decode(content))
             parsed, verdict = check_list(row.text, format_name)
         except DeckListError as exc:
             row.error = str(exc)

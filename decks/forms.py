@@ -9,6 +9,7 @@ from decks.i18n import pick
 from decks.models import MAX_DESCRIPTION
 from rules_check import DEFAULT_FORMAT, FORMATS, DeckListError, decode
 from rules_check.decklist import MAX_BYTES
+from webutil.text import strip_bidi
 
 
 def format_choices() -> list[tuple[str, str]]:
@@ -22,7 +23,7 @@ def read_list_file(upload: Any) -> str | None:
     if upload.size > MAX_BYTES:
         raise forms.ValidationError(_("The file is larger than 64 KiB."))
     try:
-        return decode(upload.read(MAX_BYTES + 1))
+        return strip_bidi(decode(upload.read(MAX_BYTES + 1)))
     except DeckListError as exc:
         raise forms.ValidationError(pick(exc.message, exc.message_en)) from None
 

@@ -37,7 +37,7 @@ def test_failed_log_ins_are_throttled_per_account_even_for_the_right_password(cl
     assert statuses == [400] * 10
     refused = login(client, PASSWORD)
     assert refused.status_code == 429
-    assert "Try again in 15 minutes" in refused.content.decode()
+    assert re.search(r"Try again in (\d+) minutes", refused.content.decode())  # when the window ends
     assert "_auth_user_id" not in client.session
     # another address is stopped too: the count is the account's
     assert login(Client(REMOTE_ADDR="10.9.9.9"), PASSWORD).status_code == 429

@@ -99,7 +99,7 @@ def test_one_bad_row_changes_nothing_and_every_bad_row_is_reported(alice_client:
 
 @pytest.mark.parametrize(
     ("content", "message"),
-    [(b"\xff\xfe\x00\x01", "not UTF-8"), (b"foo,bar\n1,2\n", "first row"), (b"", "first row"),
+    [(b"\xff\xff\xff", "not text in UTF-8"), (b"\xff\xfe\x00\x01", "first row"), (b"foo,bar\n1,2\n", "first row"), (b"", "first row"),
      (b"code,quantity\nYXJQ-003,1\x00\n", "NUL")],
 )  # fmt: skip
 def test_garbage_files_are_refused_whole(alice_client: Client, alice, content: bytes, message: str) -> None:  # type: ignore[no-untyped-def]

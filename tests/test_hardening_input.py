@@ -186,3 +186,53 @@ def test_broken_zip_entries_are_a_message_not_a_500(client: Client, make) -> Non
     response = client.post("/check/many/", {"files": [upload], "format": "standard"})
     assert response.status_code == 400
     assert "a.txt" in response.content.decode()
+
+
+RLO = "\u202e"
+
+
+def test_bidi_controls_are_stripped_from_form_fields(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+    from decks.models import Deck
+    from tests.deck_helpers import make_deck
+
+    deck = make_deck(alice)
+    alice_client.post(
+        f"/decks/{deck.pk}/build/", {"name": f"蜀{RLO}漢\u2066", "format": "standard", "description": f"a{RLO}b"}
+    )
+    deck = Deck.objects.get(pk=deck.pk)
+    assert deck.name == "蜀漢" and deck.description == "ab"
+
+
+def test_bidi_controls_are_stripped_from_api_text(alice_client: Client) -> None:
+    response = alice_client.post("/api/decks/", json.dumps({"name": f"gpj.{RLO}exe"}), content_type="application/json")
+    assert response.status_code == 201 and response.json()["name"] == "gpj.exe"
+
+
+def _preview(client: Client, content: bytes) -> str:
+    upload = SimpleUploadedFile("c.csv", content, "text/csv")
+    response = client.post("/collection/import/", {"file": upload, "mode": "add"})
+    assert response.status_code == 200, response.content.decode()[:500]
+    return response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("content", "label"),
+    [
+        ("name,quantity\n劉備,2\n過河拆橋,1\n".encode("cp950"), "Big5"),
+        ("name,quantity\n刘备,2\n过河拆桥,1\n".encode("gbk"), "GB18030"),
+        ("name,quantity\n劉備,2\n過河拆橋,1\n".encode("utf-16"), "UTF-16"),
+        ("\ufeffname,quantity\n劉備,2\n過河拆橋,1\n".encode(), "UTF-8"),
+        ("name,quantity\n劉備,2\n過河拆橋,1\n".encode(), "UTF-8"),
+    ],
+)
+def test_csv_files_saved_by_chinese_excel_are_read_and_the_encoding_said(
+    alice_client: Client, content: bytes, label: str
+) -> None:
+    html = _preview(alice_client, content)
+    assert f"The file was read as {label}" in html
+    assert "2 cards will change" in html
+
+
+def test_a_csv_cell_with_a_bidi_control_still_finds_its_card(alice_client: Client) -> None:
+    html = _preview(alice_client, f"code,quantity\nYXJQ-{RLO}003,2\n".encode())
+    assert "1 card will change" in html

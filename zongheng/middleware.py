@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import render
 from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext as _
+
+from webutil.text import BIDI_CONTROLS, strip_bidi
 
 # Our pages: nothing inline, nothing from elsewhere. SVG faces and bars use attributes, not CSS.
 STRICT = (
@@ -33,6 +36,8 @@ class ContentSecurityPolicyMiddleware:
             response["Content-Security-Policy"] = RELAXED if relaxed else STRICT
         return response
 
+
+BIDI = re.compile(f"[{BIDI_CONTROLS}]")
 
 # How large a request body each part of the site accepts. Uploads are the only large bodies:
 # a request over its limit is answered 413 before anything is read or written to disk.
@@ -104,6 +109,7 @@ class RequestGuardMiddleware:
             if where and request.path.startswith("/api/"):
                 return JsonResponse({where: [message]}, status=400)  # named like any other bad field
             return _refuse(request, 400, message)
+        _strip_bidi_fields(request)
         return self.get_response(request)
 
 
@@ -124,3 +130,27 @@ def _nul_in(request: HttpRequest) -> str | None:
 def _field_with_nul(data: QueryDict) -> str:
     found = (k for k, values in data.lists() if "\x00" in k or any("\x00" in v for v in values))
     return next(found, "?")
+
+
+def _without_bidi(data: QueryDict) -> QueryDict | None:
+    """A copy of `data` without bidirectional controls, or None when it has none."""
+    if not any(BIDI.search(v) for _key, values in data.lists() for v in values):
+        return None
+    cleaned = QueryDict(mutable=True)
+    for key, values in data.lists():
+        cleaned.setlist(key, [strip_bidi(v) for v in values])
+    cleaned._mutable = False
+    return cleaned
+
+
+def _strip_bidi_fields(request: HttpRequest) -> None:
+    # Every form field and query value reaches the views without bidi controls, so that no name,
+    # note or search stored or echoed can turn a line around.
+    if cleaned := _without_bidi(request.GET):
+        request.GET = cleaned
+    if request.method == "POST" and request.content_type in (
+        "application/x-www-form-urlencoded",
+        "multipart/form-data",
+    ):
+        if cleaned := _without_bidi(request.POST):
+            request.POST = cleaned
