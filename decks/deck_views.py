@@ -166,15 +166,18 @@ def clone(request: HttpRequest, deck_id: int) -> HttpResponse:
 
 def history(request: HttpRequest, deck_id: int) -> HttpResponse:
     deck = _visible_deck(request, deck_id)
-    versions = list(deck.versions.all()[:100])
+    is_owner = request.user.is_authenticated and deck.owner_id == request.user.pk
+    # Others see only versions saved while the deck was public, unless the owner published more.
+    shown = deck.versions.all() if is_owner else deck.versions.filter(public=True)
+    versions = list(shown[:100])
     numbers = [v.number for v in versions]
     a, b = request.GET.get("a"), request.GET.get("b")
     comparison = None
     if a and b:
         try:
-            va = deck.versions.get(number=int(a))
-            vb = deck.versions.get(number=int(b))
-        except (ValueError, DeckVersion.DoesNotExist):
+            va = shown.get(number=int(a))
+            vb = shown.get(number=int(b))
+        except (ValueError, OverflowError, DeckVersion.DoesNotExist):
             raise Http404(_("No such version.")) from None
         comparison = {"a": va, "b": vb, "diff": services.diff(va.snapshot, vb.snapshot)}
     elif len(numbers) >= 2:
@@ -183,9 +186,19 @@ def history(request: HttpRequest, deck_id: int) -> HttpResponse:
             "b": versions[0],
             "diff": services.diff(versions[1].snapshot, versions[0].snapshot),
         }
-    is_owner = request.user.is_authenticated and deck.owner_id == request.user.pk
-    return render(request, "decks/history.html", {"deck": deck, "versions": versions, "comparison": comparison,
-                                                    "is_owner": is_owner})  # fmt: skip
+    private_count = sum(1 for v in versions if not v.public) if is_owner else 0
+    context = {"deck": deck, "versions": versions, "comparison": comparison, "is_owner": is_owner,
+               "private_count": private_count}  # fmt: skip
+    return render(request, "decks/history.html", context)
+
+
+@login_required
+@require_POST
+def publish_history(request: HttpRequest, deck_id: int) -> HttpResponse:
+    deck = _own_deck(request, deck_id)
+    count = services.publish_history(deck)
+    messages.success(request, _("%(n)d earlier versions can now be seen by others.") % {"n": count})
+    return redirect("decks:history", deck.pk)
 
 
 @login_required

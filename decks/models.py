@@ -83,6 +83,9 @@ class DeckVersion(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     snapshot = models.JSONField()
     note = models.CharField(max_length=40, blank=True)
+    # Saved while the deck was public (or published later by its owner): only these are shown
+    # to others, so making a deck public does not publish what it was while private.
+    public = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-number"]

@@ -105,13 +105,22 @@ def _keep_version(deck: Deck, data: DeckData, note: str, autosave: bool) -> None
     snapshot = data.to_snapshot()
     last = deck.versions.first()
     if last and last.snapshot == snapshot:
+        if deck.public and not last.public:  # just made public: what others now see is this
+            last.public = True
+            last.save(update_fields=["public"])
         return
     if autosave and last and last.note == "builder" and timezone.now() - last.created < AUTOSAVE_WINDOW:
         last.snapshot = snapshot
-        last.save(update_fields=["snapshot"])
+        last.public = deck.public
+        last.save(update_fields=["snapshot", "public"])
         return
     DeckVersion.objects.create(deck=deck, number=(last.number + 1) if last else 1, snapshot=snapshot,
-                               note="builder" if autosave else note)  # fmt: skip
+                               note="builder" if autosave else note, public=deck.public)  # fmt: skip
+
+
+def publish_history(deck: Deck) -> int:
+    """The owner shows others every earlier version too; returns how many were private."""
+    return deck.versions.filter(public=False).update(public=True)
 
 
 def locked(deck: Deck) -> Deck:

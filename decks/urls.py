@@ -16,6 +16,7 @@ urlpatterns = [
     path("decks/<int:deck_id>/delete/", deck_views.delete, name="delete"),
     path("decks/<int:deck_id>/clone/", deck_views.clone, name="clone"),
     path("decks/<int:deck_id>/history/", deck_views.history, name="history"),
+    path("decks/<int:deck_id>/history/publish/", deck_views.publish_history, name="publish-history"),
     path("decks/<int:deck_id>/history/<int:number>/restore/", deck_views.restore, name="restore"),
     path("decks/<int:deck_id>/export.txt", deck_views.export_text, name="export"),
     path("decks/<int:deck_id>/sheet/", deck_views.sheet, name="sheet"),

@@ -61,6 +61,7 @@ ROUTES = [
     Route("post", "/decks/{deck}/change/", 302, (302,), (404,), {"action": "inc", "card": "YXJQ-003"}),
     Route("post", "/decks/{deck}/clone/", 302, (302,), (404,)),
     Route("post", "/decks/{deck}/history/1/restore/", 302, (302,), (404,)),
+    Route("post", "/decks/{deck}/history/publish/", 302, (302,), (404,)),
     Route("post", "/decks/{deck}/want-missing/", 302, (302,), (404,)),
     Route("post", "/decks/{deck}/delete/", 302, (302,), (404,)),
     # events (alice organises; {event} is hers, {submission} a list sent to it)

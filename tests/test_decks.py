@@ -287,3 +287,22 @@ def test_builder_search_takes_the_catalogue_filters_too(alice_client: Client, al
                                 HTTP_HX_REQUEST="true", HTTP_HX_TARGET="search-results")  # fmt: skip
     html = response.content.decode()
     assert html.count('name="card"') == 4 and html.index("YXJQ-001") < html.index("YXJQ-002")  # cost 3 before 1
+
+
+def test_a_deck_made_public_does_not_show_its_private_past(alice_client: Client, alice, bob_client: Client) -> None:  # type: ignore[no-untyped-def]
+    deck = make_deck(alice, name="秘密初稿")
+    alice_client.post(f"/decks/{deck.pk}/build/", {"name": "公開版", "format": "standard", "public": "on"})
+    html = bob_client.get(f"/decks/{deck.pk}/history/").content.decode()
+    assert "公開版" in html and "秘密初稿" not in html
+    assert bob_client.get(f"/decks/{deck.pk}/history/?a=1&b=2").status_code == 404  # v1 was private
+    own_view = alice_client.get(f"/decks/{deck.pk}/history/").content.decode()
+    assert "only you see it" in own_view
+    alice_client.post(f"/decks/{deck.pk}/history/publish/")
+    assert bob_client.get(f"/decks/{deck.pk}/history/?a=1&b=2").status_code == 200
+
+
+def test_versions_saved_while_public_are_shown(alice_client: Client, alice, bob_client: Client) -> None:  # type: ignore[no-untyped-def]
+    deck = make_deck(alice, public=True)
+    alice_client.post(f"/decks/{deck.pk}/build/", {"name": "第二版", "format": "standard", "public": "on"})
+    html = bob_client.get(f"/decks/{deck.pk}/history/").content.decode()
+    assert "v1" in html and "v2" in html

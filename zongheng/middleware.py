@@ -143,6 +143,9 @@ def _without_bidi(data: QueryDict) -> QueryDict | None:
     return cleaned
 
 
+_FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
 def _strip_bidi_fields(request: HttpRequest) -> None:
     # Every form field and query value reaches the views without bidi controls, so that no name,
     # note or search stored or echoed can turn a line around.
