@@ -154,6 +154,5 @@ def _strip_bidi_fields(request: HttpRequest) -> None:
     if request.method == "POST" and request.content_type in (
         "application/x-www-form-urlencoded",
         "multipart/form-data",
-    ):
-        if cleaned := _without_bidi(request.POST):
-            request.POST = cleaned
+    ) and (cleaned := _without_bidi(request.POST)):
+        request.POST = cleaned
