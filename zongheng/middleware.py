@@ -151,8 +151,13 @@ def _strip_bidi_fields(request: HttpRequest) -> None:
     # note or search stored or echoed can turn a line around.
     if cleaned := _without_bidi(request.GET):
         request.GET = cleaned
-    if request.method == "POST" and request.content_type in (
-        "application/x-www-form-urlencoded",
-        "multipart/form-data",
-    ) and (cleaned := _without_bidi(request.POST)):
+    if (
+        request.method == "POST"
+        and request.content_type
+        in (
+            "application/x-www-form-urlencoded",
+            "multipart/form-data",
+        )
+        and (cleaned := _without_bidi(request.POST))
+    ):
         request.POST = cleaned
