@@ -98,3 +98,18 @@ def test_english_shows_pinyin_beside_card_names_everywhere(alice) -> None:  # ty
     assert '新兵 <small class="pinyin">xin bing</small>' in checked
     chinese = in_language("zh-hant")
     assert 'class="pinyin">xin bing' not in chinese.get("/sets/YXJQ/").content.decode()
+
+
+@pytest.mark.parametrize(
+    ("address", "traditional", "simplified"),
+    [
+        ("/accounts/password/reset/", "忘記密碼", "忘记密码"),
+        ("/accounts/delete/", "永久刪除我的帳號", "永久删除我的帐号"),
+        ("/cards/?q=%00", "任何欄位都不接受", "任何栏位都不接受"),
+    ],
+)
+def test_the_hardening_pages_speak_both_chinese_scripts(alice, address: str, traditional: str, simplified: str) -> None:  # type: ignore[no-untyped-def]
+    for language, expected in (("zh-hant", traditional), ("zh-hans", simplified)):
+        client = in_language(language)
+        client.force_login(alice)
+        assert expected in client.get(address).content.decode()
