@@ -23,8 +23,8 @@ from rest_framework.request import Request
 from catalog import cache_version, images, vocab
 from catalog.filters import CardFilter
 from catalog.models import Card, CardSet
+from webutil.pagination import MAX_PAGE_SIZE
 from webutil.throttling import CACHE_ERRORS
-from zongheng.pagination import MAX_PAGE_SIZE
 
 
 class CatalogueCacheMixin:

@@ -12,14 +12,7 @@ from catalog.models import Card, CardSet
 from catalog.vocab import Kind, Tier
 from collection.queries import with_counts
 from rules_check.codes import normalize_code
-
-PAGE_SIZE = 60
-
-
-def per_page(request: HttpRequest) -> int:
-    """Cards a page shows: ?per_page=1..200, else 60."""
-    raw = request.GET.get("per_page", "")
-    return min(int(raw), 200) if raw.isdigit() and int(raw) > 0 else PAGE_SIZE
+from webutil.pagination import per_page
 
 
 def home(request: HttpRequest) -> HttpResponse:

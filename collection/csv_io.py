@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,28 +19,12 @@ from django.utils.translation import gettext as _
 
 from catalog.lookup import catalog_index
 from collection.models import MAX_COPIES, CollectionChange, CollectionEntry
+from webutil.csv import csv_text
 from webutil.text import decode_candidates, strip_bidi
 
 HEADER = ["code", "name", "set", "quantity", "foil_quantity"]
 MAX_IMPORT_BYTES = 5 * 1024 * 1024
 MAX_IMPORT_ROWS = 50_000
-_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def escape_cell(value: Any) -> str:
-    text = "" if value is None else str(value)
-    return "'" + text if text.startswith(_FORMULA_STARTS) else text
-
-
-def csv_text(header: list[str], rows: Iterable[list[Any]]) -> str:
-    """CSV for spreadsheets: UTF-8 with a BOM (so Excel reads it as UTF-8), CRLF line ends, and
-    every cell that a spreadsheet would run as a formula escaped."""
-    out = io.StringIO()
-    out.write("\ufeff")
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(header)
-    writer.writerows([escape_cell(v) for v in row] for row in rows)
-    return out.getvalue()
 
 
 def export_csv(user: Any) -> str:

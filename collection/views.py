@@ -13,11 +13,11 @@ from django.views.decorators.http import require_POST
 
 from catalog.filters import CardFilter
 from catalog.models import Card, CardSet
-from catalog.views import per_page
 from collection import csv_io, queries
 from collection.forms import ACTIONS, ChangeForm, ImportForm, WantedForm
 from collection.models import CollectionChange, ShareLink
 from collection.services import CountError, change_counts, set_counts, set_wanted, undo_change
+from webutil.pagination import per_page
 
 _IMPORT_SESSION_KEY = "collection_import_plan"
 

@@ -13,13 +13,14 @@ import zipfile
 import zlib
 from dataclasses import dataclass
 from pathlib import PurePosixPath
+from typing import Any
 
 from django.utils.translation import gettext as _
 
-from collection.csv_io import csv_text
 from decks.legality import check_list
 from rules_check import DeckListError, Verdict, decode
 from rules_check.decklist import MAX_BYTES
+from webutil.csv import csv_text
 from webutil.text import strip_bidi
 
 MAX_FILES = 500
@@ -89,6 +90,19 @@ def read_zip(data: bytes) -> list[tuple[str, bytes]]:
             raise BatchError(_("%(name)s is larger than 64 KiB.") % {"name": info.filename[:80]})
         out.append((info.filename, content))
     return out
+
+
+def read_uploads(uploads: list[Any]) -> list[tuple[str, bytes]]:
+    """The files of the form: one zip read in memory, or the lists themselves (each bounded)."""
+    if len(uploads) == 1 and uploads[0].name.lower().endswith(".zip"):
+        return read_zip(uploads[0].read(MAX_ZIP_BYTES + 1))
+    if len(uploads) > MAX_FILES:
+        raise BatchError(_("At most %(max)d files at once.") % {"max": MAX_FILES})
+    return [(u.name, u.read(MAX_BYTES + 1)) for u in uploads]
+
+
+def check_uploads(uploads: list[Any], format_name: str) -> list[BatchRow]:
+    return check_files(read_uploads(uploads), format_name)
 
 
 def check_files(files: list[tuple[str, bytes]], format_name: str) -> list[BatchRow]:

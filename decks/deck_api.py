@@ -21,14 +21,15 @@ from rest_framework.views import APIView
 
 from catalog.lookup import catalog_index
 from decks import deckcode, services
-from decks.api import StrictCharField, VerdictOutputSerializer
+from decks.check_api import VerdictOutputSerializer
 from decks.i18n import pick
 from decks.legality import check_deck_snapshot, check_list, deck_for_rules
 from decks.models import FORMAT_CHOICES, MAX_DESCRIPTION, MAX_ENTRY_COUNT, Deck
 from decks.stats import deck_view
 from rules_check import DeckListError, export
+from webutil.fields import StrictCharField
+from webutil.pagination import StrictPageNumberPagination
 from webutil.parsers import SafeJSONParser
-from zongheng.pagination import StrictPageNumberPagination
 
 ERROR = OpenApiResponse(OpenApiTypes.OBJECT, description="{field: [messages]} or {detail: message}")
 

@@ -1,11 +1,11 @@
 from django.urls import path
 
-from decks import deck_views, views
+from decks import check_views, deck_views
 
 app_name = "decks"
 urlpatterns = [
-    path("check/", views.check_deck, name="check"),
-    path("check/many/", views.check_many, name="check-many"),
+    path("check/", check_views.check_deck, name="check"),
+    path("check/many/", check_views.check_many, name="check-many"),
     path("decks/", deck_views.public_list, name="public"),
     path("decks/mine/", deck_views.my_decks, name="mine"),
     path("decks/new/", deck_views.new_deck, name="new"),

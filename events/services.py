@@ -11,11 +11,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from collection.csv_io import csv_text
 from decks.batch import problem_lines
 from decks.legality import check_list
 from events.models import Event, Submission
 from rules_check import DeckListError, Verdict
+from webutil.csv import csv_text
 
 
 class EventClosed(Exception):

@@ -5,6 +5,7 @@ from events import views
 app_name = "events"
 urlpatterns = [
     path("events/", views.my_events, name="mine"),
+    path("events/from-files/", views.save_files, name="from-files"),
     path("events/<int:event_id>/", views.detail, name="detail"),
     path("events/<int:event_id>/lock/", views.lock, name="lock"),
     path("events/<int:event_id>/link/", views.new_link, name="new-link"),

@@ -11,6 +11,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from decks import batch
+from decks.forms import BatchCheckForm
 from decks.i18n import pick
 from decks.sheets import sheet_for_list
 from events import services
@@ -174,3 +176,30 @@ def withdraw(request: HttpRequest, token: str) -> HttpResponse:
 
 def _closed(request: HttpRequest, event: Event, reason: str | None) -> HttpResponse:
     return render(request, "events/closed.html", {"event": event, "message": reason}, status=403)
+
+
+@require_POST
+def save_files(request: HttpRequest) -> HttpResponse:
+    """The batch check's lists saved as an event (its "save as" field), for a logged-in organiser.
+    Unreadable files are listed, not saved."""
+    form = BatchCheckForm(request.POST, request.FILES)
+    if not request.user.is_authenticated:
+        form.is_valid()
+        form.add_error("save_as", _("Log in to save the lists as an event."))
+        return render(request, "decks/check_many.html", {"form": form}, status=403)
+    if not form.is_valid() or not form.cleaned_data["save_as"]:
+        if form.is_valid():
+            form.add_error("save_as", _("Name the event."))
+        return render(request, "decks/check_many.html", {"form": form}, status=400)
+    try:
+        rows = batch.check_uploads(form.cleaned_data["files"], form.cleaned_data["format"])
+    except batch.BatchError as exc:
+        form.add_error("files", str(exc))
+        return render(request, "decks/check_many.html", {"form": form}, status=400)
+    readable = [(r.file, r.text, r.player) for r in rows if r.error is None and r.text is not None]
+    event = services.save_batch(request.user, form.cleaned_data["save_as"], form.cleaned_data["format"], readable)
+    skipped = [r.file for r in rows if r.error is not None]
+    messages.success(request, _("Saved as an event with %(n)d lists.") % {"n": len(readable)})
+    if skipped:
+        messages.warning(request, _("Not saved, unreadable: %(files)s") % {"files": ", ".join(skipped)})
+    return redirect(event)

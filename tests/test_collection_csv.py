@@ -9,9 +9,10 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from collection.csv_io import escape_cell, plan_import
+from collection.csv_io import plan_import
 from collection.models import CollectionChange, CollectionEntry
 from tests.collection_helpers import own
+from webutil.csv import escape_cell
 
 # Messages are read in English here; tests/test_i18n.py covers the other languages.
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]

@@ -289,7 +289,9 @@ def test_builder_search_takes_the_catalogue_filters_too(alice_client: Client, al
     assert html.count('name="card"') == 4 and html.index("YXJQ-001") < html.index("YXJQ-002")  # cost 3 before 1
 
 
-def test_a_deck_made_public_does_not_show_its_private_past(alice_client: Client, alice, bob_client: Client) -> None:  # type: ignore[no-untyped-def]
+def test_a_deck_made_public_does_not_show_its_private_past(
+    alice_client: Client, alice, bob_client: Client, english
+) -> None:  # type: ignore[no-untyped-def]
     deck = make_deck(alice, name="秘密初稿")
     alice_client.post(f"/decks/{deck.pk}/build/", {"name": "公開版", "format": "standard", "public": "on"})
     html = bob_client.get(f"/decks/{deck.pk}/history/").content.decode()

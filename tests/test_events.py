@@ -224,10 +224,16 @@ def test_the_batch_page_saves_its_lists_as_an_event(alice_client: Client, alice,
         return [SimpleUploadedFile("a.txt", ("Player: 阿明\n" + LEGAL_40).encode()),
                 SimpleUploadedFile("b.txt", ILLEGAL.encode()), SimpleUploadedFile("c.txt", b"\xff\xfe\x00garbage")]  # fmt: skip
 
-    refused = client.post("/check/many/", {"files": files(), "format": "standard", "save_as": "x"})
-    assert refused.status_code == 403 and "Log in" in refused.content.decode() and not Event.objects.exists()
+    # the check page hands a named save over to the events app, keeping the method and files
+    handed = client.post("/check/many/", {"files": files(), "format": "standard", "save_as": "x"})
+    assert handed.status_code == 307 and handed["Location"] == "/events/from-files/"
 
-    response = alice_client.post("/check/many/", {"files": files(), "format": "classic", "save_as": "秋季賽"})
+    refused = client.post("/events/from-files/", {"files": files(), "format": "standard", "save_as": "x"})
+    assert refused.status_code == 403 and "Log in" in refused.content.decode() and not Event.objects.exists()
+    unnamed = alice_client.post("/events/from-files/", {"files": files(), "format": "standard"})
+    assert unnamed.status_code == 400 and not Event.objects.exists()
+
+    response = alice_client.post("/events/from-files/", {"files": files(), "format": "classic", "save_as": "秋季賽"})
     event = Event.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/events/{event.pk}/"
     assert (event.organiser, event.name, event.format) == (alice, "秋季賽", "classic")

@@ -201,7 +201,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_PARSER_CLASSES": ["webutil.parsers.SafeJSONParser"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_PAGINATION_CLASS": "zongheng.pagination.StrictPageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "webutil.pagination.StrictPageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_THROTTLE_CLASSES": ["webutil.throttling.AnonThrottle", "webutil.throttling.UserThrottle"],
     "NUM_PROXIES": TRUSTED_PROXIES,

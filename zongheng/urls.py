@@ -8,8 +8,7 @@ from accounts import views as accounts
 from catalog import api as catalog_api
 from catalog import views as catalog_views
 from collection import api as collection_api
-from decks import api as decks_api
-from decks import deck_api
+from decks import check_api, deck_api
 from zongheng import views as zongheng_views
 
 api_patterns = [
@@ -17,7 +16,7 @@ api_patterns = [
     path("cards/<str:code>/", catalog_api.CardDetailView.as_view(), name="card-detail"),
     path("sets/", catalog_api.SetListView.as_view(), name="set-list"),
     path("sets/<str:code>/", catalog_api.SetDetailView.as_view(), name="set-detail"),
-    path("legality/", decks_api.LegalityView.as_view(), name="legality"),
+    path("legality/", check_api.LegalityView.as_view(), name="legality"),
     path("collection/", collection_api.CollectionListView.as_view(), name="collection-list"),
     path("collection/stats/", collection_api.CollectionStatsView.as_view(), name="collection-stats"),
     path("collection/<str:code>/", collection_api.CollectionEntryView.as_view(), name="collection-entry"),

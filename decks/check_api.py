@@ -17,19 +17,10 @@ from decks.i18n import pick
 from decks.legality import RequestedEntry, check_list, check_structured
 from rules_check import DEFAULT_FORMAT, FORMATS, DeckListError
 from rules_check.decklist import MAX_BYTES
+from webutil.fields import StrictCharField
 from webutil.parsers import SafeJSONParser
-from webutil.text import strip_bidi
 
 MAX_ENTRIES = 500
-
-
-class StrictCharField(serializers.CharField):
-    """Text only: a number or a list where text belongs is a malformed request, not "12"."""
-
-    def to_internal_value(self, data: Any) -> str:
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return str(super().to_internal_value(strip_bidi(data)))
 
 
 class DeckEntryInputSerializer(serializers.Serializer):

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import PageNumberPagination
@@ -24,3 +25,14 @@ class StrictPageNumberPagination(PageNumberPagination):
                 {"page_size": [_("must be a whole number from 1 to %(max)d") % {"max": MAX_PAGE_SIZE}]}
             )
         return int(raw)
+
+
+# Pages of cards: ?per_page=1..200, else 60.
+PAGE_SIZE = 60
+MAX_PER_PAGE = 200
+
+
+def per_page(request: HttpRequest) -> int:
+    """Cards a page shows: ?per_page=1..200, else 60."""
+    raw = request.GET.get("per_page", "")
+    return min(int(raw), MAX_PER_PAGE) if raw.isdigit() and int(raw) > 0 else PAGE_SIZE
