@@ -40,6 +40,8 @@ test: messages
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
+	$(BIN)/python manage.py makemigrations --check --dry-run
 
 format: install
 	$(BIN)/ruff format .

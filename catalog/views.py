@@ -3,6 +3,7 @@ from __future__ import annotations
 from collections import Counter
 
 from django.core.paginator import Paginator
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 
@@ -10,7 +11,6 @@ from catalog import cache_version, query
 from catalog.filters import CardFilter
 from catalog.models import Card, CardSet
 from catalog.vocab import Kind, Tier
-from collection.queries import with_counts
 from rules_check.codes import normalize_code
 from webutil.pagination import per_page
 
@@ -29,8 +29,11 @@ def _card_view(request: HttpRequest) -> str:
     return request.session.get("card_view", "list")
 
 
-def card_list(request: HttpRequest) -> HttpResponse:
-    card_filter = CardFilter(request.GET, queryset=with_counts(Card.objects.with_set(), request.user))
+def card_list(request: HttpRequest, cards: QuerySet[Card] | None = None) -> HttpResponse:
+    """The catalogue, filtered. A higher layer may pass the rows with more on them (the reader's
+    own copies: collection.catalog_pages); the catalogue itself knows nothing of collections."""
+    base = Card.objects.with_set() if cards is None else cards
+    card_filter = CardFilter(request.GET, queryset=base)
     status = 200
     if card_filter.is_valid():
         cards = card_filter.qs
@@ -49,13 +52,13 @@ def card_list(request: HttpRequest) -> HttpResponse:
     return render(request, template, context, status=status)
 
 
-def card_detail(request: HttpRequest, code: str) -> HttpResponse:
+def card_detail(request: HttpRequest, code: str, cards: QuerySet[Card] | None = None) -> HttpResponse:
     canonical = normalize_code(code)
     if canonical is None:
         return render(request, "404.html", {"message": f"「{code[:40]}」不是卡牌編號"}, status=404)
     if canonical != code:
         return HttpResponsePermanentRedirect(Card(code=canonical).get_absolute_url())
-    card = get_object_or_404(with_counts(Card.objects.with_set(), request.user), code=canonical)
+    card = get_object_or_404(Card.objects.with_set() if cards is None else cards, code=canonical)
     context = {
         "card": card,
         "same_name": Card.objects.with_set().same_name_as(card),

@@ -6,8 +6,10 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 
 from accounts import views as accounts
 from catalog import api as catalog_api
+from catalog import urls as catalog_urls
 from catalog import views as catalog_views
 from collection import api as collection_api
+from collection import catalog_pages
 from decks import check_api, deck_api
 from zongheng import views as zongheng_views
 
@@ -30,10 +32,27 @@ api_patterns = [
     path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
 ]
 
+# The catalogue's pages under its own URL names; the card list and card pages come from the
+# collection, which lays the reader's copies over the catalogue (the catalogue never imports it).
+catalog_patterns = [
+    *catalog_urls.urlpatterns,
+    path("cards/", catalog_pages.card_list, name="card-list"),
+    path("cards/<str:code>/", catalog_pages.card_detail, name="card-detail"),
+]
+
+# Who owns each page prefix:
+#   /cards/ /sets/            catalog (card list and card pages composed by collection)
+#   /check/                   decks: the checker (check_views, check_api)
+#   /decks/                   decks: saved decks (deck_views, deck_api)
+#   /collection/ /share/      collection
+#   /events/ /e/              events
+#   /accounts/                accounts
+#   /api/                     each app's API, listed above
+#   /media/ /ping/            zongheng
 urlpatterns = [
     path("", catalog_views.home, name="home"),
     path("ping/", zongheng_views.ping, name="ping"),
-    path("", include("catalog.urls")),
+    path("", include((catalog_patterns, "catalog"))),
     path("", include("decks.urls")),
     path("", include("collection.urls")),
     path("", include("events.urls")),
