@@ -19,14 +19,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from catalog.lookup import catalog_index
-from decks import deckcode, services
+from decks import deckcode, intake, services
 from decks.check_api import VerdictOutputSerializer
-from decks.i18n import pick
-from decks.legality import check_deck_snapshot, check_list, deck_for_rules
+from decks.data import DeckData
+from decks.legality import check_deck_snapshot, deck_for_rules
 from decks.models import FORMAT_CHOICES, MAX_DESCRIPTION, MAX_ENTRY_COUNT, Deck
 from decks.stats import deck_view
-from rules_check import DeckListError, export
+from rules_check import export
 from webutil.fields import StrictCharField
 from webutil.pagination import StrictPageNumberPagination
 from webutil.parsers import SafeJSONParser
@@ -95,15 +94,15 @@ def deck_json(deck: Deck) -> dict[str, Any]:
 
 
 def _code(text: str, field: str) -> str:
-    facts = catalog_index().lookup(text)
-    if facts is None:
+    code = intake.card_code(text)
+    if code is None:
         raise ValidationError({field: [_("No card “%(code)s”.") % {"code": text[:40]}]})
-    return facts.code
+    return code
 
 
-def _data_from(payload: dict[str, Any], base: services.DeckData) -> services.DeckData:
+def _data_from(payload: dict[str, Any], base: DeckData) -> DeckData:
     """The deck a request describes, on top of `base` (PATCH keeps what it does not name)."""
-    data = services.DeckData(
+    data = DeckData(
         name=payload.get("name", base.name),
         format=payload.get("format", base.format),
         general=base.general,
@@ -111,37 +110,31 @@ def _data_from(payload: dict[str, Any], base: services.DeckData) -> services.Dec
         reinforcements=dict(base.reinforcements),
         description=payload.get("description", base.description),
     )
-    if "deck_code" in payload:
-        try:
-            decoded = deckcode.decode(payload["deck_code"])
-        except deckcode.DeckCodeError as exc:
-            raise ValidationError({"deck_code": [str(exc)]}) from None
-        data.format, data.general, data.main, data.reinforcements = (
-            decoded.format, decoded.general, decoded.main, decoded.reinforcements)  # fmt: skip
-    elif "list" in payload:
-        try:
-            parsed, _verdict = check_list(payload["list"], data.format)
-        except DeckListError as exc:
-            raise ValidationError({"list": [pick(exc.message, exc.message_en)]}) from None
-        if parsed.problems:
-            raise ValidationError({"list": [pick(p.message, p.message_en) for p in parsed.problems]})
-        totals = parsed.deck.totals()
-        data.general = next(iter(totals["generals"]), None)
-        data.main, data.reinforcements = totals["main"], totals["reinforcements"]
-    else:
-        if "general" in payload:
-            data.general = _code(payload["general"], "general") if payload["general"] else None
-        for field, target in (("cards", "main"), ("reinforcements", "reinforcements")):
-            if field in payload:
-                entries: dict[str, int] = {}
-                for item in payload[field]:
-                    code = _code(item["card"], field)
-                    entries[code] = entries.get(code, 0) + item["count"]
-                setattr(data, target, entries)
+    for source in ("deck_code", "list"):
+        if source in payload:
+            try:
+                if source == "deck_code":
+                    read, _notes = intake.read_code(payload[source])
+                else:
+                    read, _notes = intake.read_list(payload[source], format_name=data.format)
+            except intake.DeckInputError as exc:
+                raise ValidationError({source: exc.messages}) from None
+            data.format, data.general, data.main, data.reinforcements = (
+                read.format, read.general, read.main, read.reinforcements)  # fmt: skip
+            return data
+    if "general" in payload:
+        data.general = _code(payload["general"], "general") if payload["general"] else None
+    for field, target in (("cards", "main"), ("reinforcements", "reinforcements")):
+        if field in payload:
+            entries: dict[str, int] = {}
+            for item in payload[field]:
+                code = _code(item["card"], field)
+                entries[code] = entries.get(code, 0) + item["count"]
+            setattr(data, target, entries)
     return data
 
 
-def _save(deck: Deck, data: services.DeckData, payload: dict[str, Any], note: str) -> Deck:
+def _save(deck: Deck, data: DeckData, payload: dict[str, Any], note: str) -> Deck:
     if "public" in payload:
         deck.public = payload["public"]
     try:
@@ -188,7 +181,7 @@ class DeckListView(APIView):
     def post(self, request: Request) -> Response:
         payload = DeckInputSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
-        empty = services.DeckData("", payload.validated_data["format"], None, {}, {})
+        empty = DeckData("", payload.validated_data["format"], None, {}, {})
         data = _data_from(payload.validated_data, empty)
         deck = _save(Deck(owner=request.user), data, payload.validated_data, note="api")
         return Response(DeckOutputSerializer(deck_json(deck)).data, status=status.HTTP_201_CREATED)
@@ -243,7 +236,7 @@ class DeckDetailView(APIView):
             # Read under the row lock: a PATCH of the name racing a PATCH of the cards keeps both,
             # since each changes only the fields it names on the deck as it is now.
             deck = services.locked(deck)
-            base = services.snapshot_of(deck) if partial else services.DeckData(deck.name, deck.format, None, {}, {})
+            base = services.snapshot_of(deck) if partial else DeckData(deck.name, deck.format, None, {}, {})
             data = _data_from(payload.validated_data, base)
             deck = _save(deck, data, payload.validated_data, note="api")
         return Response(DeckOutputSerializer(deck_json(deck)).data)

@@ -20,13 +20,13 @@ from catalog.models import Card
 from catalog.vocab import Faction
 from collection.queries import with_counts
 from collection.services import set_wanted
-from decks import deckcode, services
+from decks import deckcode, intake, services
+from decks.data import DeckData
 from decks.forms import DeckSettingsForm, EntryForm, ImportDeckForm
-from decks.legality import check_deck_snapshot, check_list
+from decks.legality import check_deck_snapshot
 from decks.models import FORMAT_CHOICES, MAIN, REINFORCEMENTS, Deck, DeckVersion
 from decks.sheets import sheet_for_snapshot
 from decks.stats import curve_svg, deck_view
-from rules_check import DeckListError
 
 _IMPORT_NOTES = "deck_import_notes"
 
@@ -66,7 +66,7 @@ def my_decks(request: HttpRequest) -> HttpResponse:
 def new_deck(request: HttpRequest) -> HttpResponse:
     deck = services.save_deck(
         Deck(owner=request.user),
-        services.DeckData(name=_("New deck"), format="standard", general=None, main={}, reinforcements={}),
+        DeckData(name=_("New deck"), format="standard", general=None, main={}, reinforcements={}),
         note=_("created"),
     )
     return redirect("decks:build", deck.pk)
@@ -87,7 +87,7 @@ def build(request: HttpRequest, deck_id: int) -> HttpResponse:
         if form.is_valid():
             settings = form.cleaned_data
 
-            def change(current: Deck, data: services.DeckData) -> None:
+            def change(current: Deck, data: DeckData) -> None:
                 data.name, data.format, data.description = settings["name"], settings["format"], settings["description"]
                 current.public = settings["public"]
 
@@ -242,48 +242,17 @@ def import_deck(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         text = form.cleaned_data.get("file") or form.cleaned_data["text"]
         try:
-            data, notes = _read_import(text, form.cleaned_data["name"], form.cleaned_data["format"])
-        except DeckListError as exc:
+            data, notes = intake.read_text(
+                text, name=form.cleaned_data["name"], format_name=form.cleaned_data["format"], lenient=True
+            )
+        except intake.DeckInputError as exc:
             form.add_error("text", str(exc))
         else:
             deck = services.save_deck(Deck(owner=request.user), data, note=_("imported"))
             if notes:
-                request.session[f"{_IMPORT_NOTES}:{deck.pk}"] = notes
+                request.session[f"{_IMPORT_NOTES}:{deck.pk}"] = [n.as_dict() for n in notes]
             return redirect("decks:build", deck.pk)
     return render(request, "decks/import.html", {"form": form}, status=400 if form.errors else 200)
-
-
-def _read_import(text: str, name: str, format_name: str) -> tuple[services.DeckData, list[dict[str, Any]]]:
-    """A deck code, or a deck list whose readable lines import and whose others become notes."""
-    if deckcode.looks_like_code(text):
-        try:
-            decoded = deckcode.decode(text)
-        except deckcode.DeckCodeError:
-            pass  # not a code after all: read it as a list
-        else:
-            index = catalog_index()
-            known = [c for c in [*decoded.main, *decoded.reinforcements] if c in index.pk_by_code]
-            notes = [{"line": None, "message": code} for code in {*decoded.main, *decoded.reinforcements} - set(known)]
-            return services.DeckData(
-                name, decoded.format,
-                decoded.general if decoded.general in index.pk_by_code else None,
-                {c: n for c, n in decoded.main.items() if c in index.pk_by_code},
-                {c: n for c, n in decoded.reinforcements.items() if c in index.pk_by_code},
-            ), notes  # fmt: skip
-    parsed, _verdict = check_list(text, format_name)
-    main: dict[str, int] = {}
-    reinforcements: dict[str, int] = {}
-    for section, target in ((parsed.deck.main, main), (parsed.deck.reinforcements, reinforcements)):
-        for entry in section:
-            if entry.count >= 1:
-                target[entry.card.code] = min(target.get(entry.card.code, 0) + entry.count, 999)
-    general = parsed.deck.generals[0].card.code if parsed.deck.generals else None
-    notes = [{"line": p.lines[0] if p.lines else None, "message": p.message, "message_en": p.message_en}
-             for p in parsed.problems]  # fmt: skip
-    notes += [{"line": e.line, "message": f"{e.card.name} ×{e.count}", "message_en": f"{e.card.code}: count {e.count}"}
-              for e in parsed.deck.main if e.count < 1]  # fmt: skip
-    return services.DeckData(parsed.name or name, parsed.declared_format if parsed.declared_format in dict(
-        FORMAT_CHOICES) else format_name, general, main, reinforcements), notes  # fmt: skip
 
 
 def public_list(request: HttpRequest) -> HttpResponse:

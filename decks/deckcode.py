@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import base64
 import binascii
-from dataclasses import dataclass, field
 
+from decks.data import DeckData
 from rules_check import FORMATS
 from rules_check.codes import normalize_code
 
@@ -26,14 +26,6 @@ MAX_CODE_LENGTH = 2000
 
 class DeckCodeError(ValueError):
     pass
-
-
-@dataclass
-class DecodedDeck:
-    format: str
-    general: str | None
-    main: dict[str, int] = field(default_factory=dict)
-    reinforcements: dict[str, int] = field(default_factory=dict)
 
 
 def _varint(value: int) -> bytes:
@@ -114,7 +106,7 @@ class _Reader:
         return out
 
 
-def decode(text: str) -> DecodedDeck:
+def decode(text: str) -> DeckData:
     text = text.strip()
     if not text or len(text) > MAX_CODE_LENGTH:
         raise DeckCodeError("That is not a deck code.")
@@ -130,8 +122,9 @@ def decode(text: str) -> DecodedDeck:
         raise DeckCodeError("The deck code names an unknown format.")
     first = reader.byte()
     general = None if first == _NO_GENERAL else reader.card(first)
-    decoded = DecodedDeck(format=_FORMATS[format_index], general=general)
-    decoded.main = reader.entries()
+    decoded = DeckData(
+        name="", format=_FORMATS[format_index], general=general, main=reader.entries(), reinforcements={}
+    )
     decoded.reinforcements = reader.entries()
     if reader.i != len(data):
         raise DeckCodeError("The deck code has extra data at its end.")

@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from catalog.lookup import catalog_index
+from decks.data import DeckData
 from decks.legality import check_deck_snapshot, deck_for_rules
 from decks.models import MAIN, MAX_ENTRY_COUNT, REINFORCEMENTS, Deck, DeckEntry, DeckVersion
 from rules_check import export
@@ -25,33 +26,6 @@ AUTOSAVE_WINDOW = timedelta(minutes=10)
 
 class DeckError(ValueError):
     pass
-
-
-@dataclass
-class DeckData:
-    """A deck as plain data: what a save writes and a version keeps."""
-
-    name: str
-    format: str
-    general: str | None
-    main: dict[str, int]
-    reinforcements: dict[str, int]
-    description: str = ""
-
-    def to_snapshot(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "format": self.format,
-            "general": self.general,
-            "main": dict(sorted(self.main.items())),
-            "reinforcements": dict(sorted(self.reinforcements.items())),
-            "description": self.description,
-        }
-
-    @classmethod
-    def from_snapshot(cls, data: dict[str, Any]) -> DeckData:
-        return cls(data["name"], data["format"], data.get("general"), dict(data.get("main", {})),
-                   dict(data.get("reinforcements", {})), data.get("description", ""))  # fmt: skip
 
 
 def snapshot_of(deck: Deck) -> DeckData:

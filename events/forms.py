@@ -6,6 +6,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from decks import intake
 from decks import services as deck_services
 from decks.forms import read_list_file
 from decks.models import Deck
@@ -70,5 +71,6 @@ class SubmissionForm(forms.Form):
             return data
         if sum(bool(x) for x in (deck, pasted, uploaded)) != 1:
             raise forms.ValidationError(_("Choose one of your decks, or paste a list, or choose a file: one of them."))
-        data["text"] = deck_services.deck_text(deck) if deck else (uploaded or data["list"])
+        # A pasted deck code is stored as the list it stands for (decks.intake, as everywhere).
+        data["text"] = deck_services.deck_text(deck) if deck else intake.list_text(uploaded or data["list"])
         return data  # whether the text is a list at all, events.services.submit decides

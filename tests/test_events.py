@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from decks.services import DeckData, save_deck, snapshot_of
 from events.models import Event, Submission
-from tests.deck_helpers import make_deck
+from tests.deck_helpers import LEGAL_MAIN, make_deck
 from tests.decklists import ILLEGAL, LEGAL_40
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
@@ -264,3 +264,12 @@ def test_an_organiser_deletes_an_event_only_when_sure(event: Event, alice_client
     response = alice_client.post(f"/events/{event.pk}/delete/", {"confirm": "yes"})
     assert response.status_code == 302 and response["Location"] == "/events/"
     assert not Event.objects.exists() and not Submission.objects.exists()
+
+
+def test_a_pasted_deck_code_is_sent_as_its_list(event: Event, bob_client: Client, bob) -> None:  # type: ignore[no-untyped-def]
+    from decks import deckcode
+
+    code = deckcode.encode("standard", "WJ-001", LEGAL_MAIN, {})
+    send(bob_client, event, list=code)
+    submission = Submission.objects.get()
+    assert "劉備" in submission.text and code not in submission.text
