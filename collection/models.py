@@ -23,12 +23,6 @@ class EntryQuerySet(models.QuerySet["CollectionEntry"]):
     def owned_by(self, user: settings.AUTH_USER_MODEL) -> EntryQuerySet:  # type: ignore[name-defined]
         return self.filter(user=user).filter(Q(quantity__gt=0) | Q(foil_quantity__gt=0))
 
-    def counts_for(self, user, cards) -> dict[int, CollectionEntry]:  # type: ignore[no-untyped-def]
-        """{card id: entry} for the given cards: one query, however many cards a page shows."""
-        if not user.is_authenticated:
-            return {}
-        return {e.card_id: e for e in self.filter(user=user, card__in=[c.pk for c in cards])}
-
 
 class CollectionEntry(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="collection")

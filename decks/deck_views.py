@@ -48,7 +48,7 @@ def _deck_context(request: HttpRequest, deck: Deck) -> dict[str, Any]:
         "deck": deck,
         "view": view,
         "verdict": verdict,
-        "bad_cards": {code for p in verdict.problems if p.severity == "error" for code in p.cards},
+        "bad_cards": verdict.bad_cards,
         "curve": curve_svg(view.curve),
         "deck_code": deckcode.encode(data.format, data.general, data.main, data.reinforcements),
         "is_owner": request.user.is_authenticated and deck.owner_id == request.user.pk,

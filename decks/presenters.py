@@ -24,7 +24,6 @@ def group_by_kind(entries: list[Entry]) -> list[dict[str, Any]]:
 
 def present_verdict(text: str, parsed: ParsedList, verdict: Verdict) -> dict[str, Any]:
     bad_lines = {line for p in verdict.problems if p.severity == "error" for line in p.lines}
-    bad_cards = {code for p in verdict.problems if p.severity == "error" for code in p.cards}
     listing = [{"number": n, "text": line, "bad": n in bad_lines} for n, line in enumerate(text.splitlines(), start=1)]
     return {
         "verdict": verdict,
@@ -32,5 +31,5 @@ def present_verdict(text: str, parsed: ParsedList, verdict: Verdict) -> dict[str
         "listing": listing,
         "groups": group_by_kind(parsed.deck.main),
         "reinforcements": parsed.deck.reinforcements,
-        "bad_cards": bad_cards,
+        "bad_cards": verdict.bad_cards,
     }

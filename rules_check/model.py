@@ -115,8 +115,10 @@ class Verdict:
     def warnings(self) -> tuple[Problem, ...]:
         return tuple(p for p in self.problems if p.severity == WARNING)
 
-    def problem_codes(self) -> list[str]:
-        return [p.code for p in self.problems]
+    @property
+    def bad_cards(self) -> frozenset[str]:
+        """Codes of the cards that an error names: what a deck view marks."""
+        return frozenset(code for p in self.problems if p.severity == ERROR for code in p.cards)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -35,7 +35,7 @@ def empty_cache():  # type: ignore[no-untyped-def]
 
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):  # type: ignore[no-untyped-def]
-    # The real catalogue, loaded once: every test sees all 215 cards inside its own transaction.
+    # The real catalogue, loaded once: every test sees every card inside its own transaction.
     with django_db_blocker.unblock():
         load_catalog()
 

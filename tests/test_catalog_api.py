@@ -8,6 +8,8 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from tests.catalogue import CARD_COUNT
+
 pytestmark = pytest.mark.django_db
 
 CARD_FIELDS = {
@@ -34,9 +36,9 @@ def test_unknown_facts_are_null(client: Client) -> None:
 
 def test_list_is_paginated_and_holds_all_cards(client: Client) -> None:
     page = client.get("/api/cards/").json()
-    assert page["count"] == 215 and len(page["results"]) == 50
+    assert page["count"] == CARD_COUNT and len(page["results"]) == 50
     everything = client.get("/api/cards/?page_size=500").json()
-    assert len(everything["results"]) == 215 and everything["next"] is None
+    assert len(everything["results"]) == CARD_COUNT and everything["next"] is None
 
 
 @pytest.mark.parametrize("size", ["0", "501", "abc", "-3", "99999999999999999999"])

@@ -9,6 +9,8 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from tests.catalogue import CARD_COUNT
+
 pytestmark = pytest.mark.django_db
 
 
@@ -28,14 +30,14 @@ def get(client: Client, url: str, status: int = 200) -> str:
 
 def test_home_leads_to_the_catalogue(client: Client) -> None:
     html = get(client, "/")
-    assert "縱橫牌匣" in html and 'href="/cards/"' in html and "215" in html
+    assert "縱橫牌匣" in html and 'href="/cards/"' in html and str(CARD_COUNT) in html
 
 
 def test_card_list_pages_through_all_cards(client: Client) -> None:
     seen: list[str] = []
     for page in (1, 2, 3, 4):
         seen += codes_on(get(client, f"/cards/?page={page}"))
-    assert len(seen) == len(set(seen)) == 215
+    assert len(seen) == len(set(seen)) == CARD_COUNT
     assert seen[0] == "YXJQ-001"
 
 

@@ -11,6 +11,7 @@ from django.core.management import CommandError, call_command
 
 from catalog.loading import DATA_FILE
 from catalog.models import Card, CardSet
+from tests.catalogue import CARD_COUNT
 
 
 def _data() -> dict:
@@ -30,8 +31,8 @@ def _run(*args: str) -> str:
 
 
 @pytest.mark.django_db
-def test_the_catalogue_holds_all_215_cards_in_four_sets() -> None:
-    assert Card.objects.count() == 215
+def test_the_catalogue_holds_every_card_of_the_file_in_four_sets() -> None:
+    assert Card.objects.count() == CARD_COUNT
     assert list(CardSet.objects.values_list("code", flat=True)) == ["YXJQ", "LSHJ", "GMGD", "WD"]
 
 
