@@ -6,6 +6,16 @@ from django.urls import reverse
 
 from catalog.vocab import TIER_RANK, Element, Faction, Kind, Speed, Tier, TroopClass
 from rules_check.codes import normalize_code
+from rules_check.model import (
+    AWAKENED_GENERAL,
+    CHOOSABLE_GENERAL_KINDS,
+    DECK_KINDS,
+    GENERAL_KINDS,
+    REINFORCEMENT,
+    TACTIC,
+    TROOP,
+    UNIT_KINDS,
+)
 
 
 class CardSet(models.Model):
@@ -34,7 +44,7 @@ class CardQuerySet(models.QuerySet["Card"]):
 
     def generals_for_choice(self) -> CardQuerySet:
         """What a deck's general may be: generals and awakened generals."""
-        return self.filter(kind__in=[Kind.GENERAL, Kind.AWAKENED_GENERAL]).order_by("position")
+        return self.filter(kind__in=CHOOSABLE_GENERAL_KINDS).order_by("position")
 
     def with_set(self) -> CardQuerySet:
         return self.select_related("set")
@@ -112,13 +122,45 @@ class Card(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("catalog:card-detail", args=[self.code])
 
+    # What a card is, asked of the card (templates too) rather than compared as kind strings.
     @property
     def is_deck_card(self) -> bool:
-        return self.kind in (Kind.TROOP, Kind.TACTIC)
+        """A troop or a tactic: it goes in the deck and has a cost."""
+        return self.kind in DECK_KINDS
 
     @property
     def is_general(self) -> bool:
-        return self.kind in (Kind.GENERAL, Kind.AWAKENED_GENERAL, Kind.VICE_GENERAL)
+        return self.kind in GENERAL_KINDS
+
+    @property
+    def is_unit(self) -> bool:
+        """A troop or a reinforcement: it has power, health and an affiliation."""
+        return self.kind in UNIT_KINDS
+
+    @property
+    def has_class(self) -> bool:
+        return self.is_unit or self.is_general
+
+    @property
+    def is_troop(self) -> bool:
+        return self.kind == TROOP
+
+    @property
+    def is_reinforcement(self) -> bool:
+        return self.kind == REINFORCEMENT
+
+    @property
+    def can_lead(self) -> bool:
+        """May be chosen as a deck's general (a general or an awakened general)."""
+        return self.kind in CHOOSABLE_GENERAL_KINDS
+
+    @property
+    def is_tactic(self) -> bool:
+        return self.kind == TACTIC
+
+    @property
+    def is_awakened(self) -> bool:
+        return self.kind == AWAKENED_GENERAL
 
     @property
     def rarity_display(self) -> str | None:

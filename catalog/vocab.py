@@ -8,14 +8,17 @@ from __future__ import annotations
 
 from django.db import models
 
+from rules_check import model as rules
+
 
 class Kind(models.TextChoices):
-    GENERAL = "general", "武將"
-    AWAKENED_GENERAL = "awakened_general", "覺醒武將"
-    VICE_GENERAL = "vice_general", "副將"
-    TROOP = "troop", "部隊"
-    TACTIC = "tactic", "錦囊"
-    REINFORCEMENT = "reinforcement", "援軍"
+    # The slugs are the rules' own (rules_check.model): defined there, labelled here.
+    GENERAL = rules.GENERAL, "武將"
+    AWAKENED_GENERAL = rules.AWAKENED_GENERAL, "覺醒武將"
+    VICE_GENERAL = rules.VICE_GENERAL, "副將"
+    TROOP = rules.TROOP, "部隊"
+    TACTIC = rules.TACTIC, "錦囊"
+    REINFORCEMENT = rules.REINFORCEMENT, "援軍"
 
 
 class TroopClass(models.TextChoices):

@@ -10,13 +10,6 @@ from catalog.models import Card
 
 # What one row may hold: a count beyond this is a typo, not a collection.
 MAX_COPIES = 9_999
-# A playset is what one deck may hold of a card: 3 of a deck card (the copy limit), 1 of the rest.
-PLAYSET_DECK_CARD = 3
-PLAYSET_OTHER = 1
-
-
-def playset_size(kind: str) -> int:
-    return PLAYSET_DECK_CARD if kind in ("troop", "tactic") else PLAYSET_OTHER
 
 
 class EntryQuerySet(models.QuerySet["CollectionEntry"]):

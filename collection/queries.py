@@ -13,7 +13,8 @@ from django.db.models.functions import Coalesce
 
 from catalog.models import Card, CardSet
 from catalog.vocab import Tier
-from collection.models import CollectionEntry, WishlistEntry, playset_size
+from collection.models import CollectionEntry, WishlistEntry
+from rules_check.formats import playset_size
 
 
 def with_counts(cards: QuerySet[Card], user: Any) -> QuerySet[Card]:

@@ -23,9 +23,9 @@ from decks import deckcode, intake, services
 from decks.check_api import VerdictOutputSerializer
 from decks.data import DeckData
 from decks.legality import check_deck_snapshot, deck_for_rules
-from decks.models import FORMAT_CHOICES, MAX_DESCRIPTION, MAX_ENTRY_COUNT, Deck
+from decks.models import MAX_DESCRIPTION, MAX_ENTRY_COUNT, Deck
 from decks.stats import deck_view
-from rules_check import export
+from rules_check import FORMATS, export
 from webutil.fields import StrictCharField
 from webutil.pagination import StrictPageNumberPagination
 from webutil.parsers import SafeJSONParser
@@ -40,7 +40,7 @@ class DeckEntrySerializer(serializers.Serializer):
 
 class DeckInputSerializer(serializers.Serializer):
     name = StrictCharField(max_length=100)
-    format = serializers.ChoiceField(choices=[c for c, _ in FORMAT_CHOICES], default="standard")
+    format = serializers.ChoiceField(choices=list(FORMATS), default="standard")
     general = StrictCharField(max_length=60, required=False, allow_null=True, allow_blank=True)
     cards = DeckEntrySerializer(many=True, required=False, max_length=500)
     reinforcements = DeckEntrySerializer(many=True, required=False, max_length=100)

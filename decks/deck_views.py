@@ -22,11 +22,12 @@ from collection.queries import with_counts
 from collection.services import set_wanted
 from decks import deckcode, intake, services
 from decks.data import DeckData
-from decks.forms import DeckSettingsForm, EntryForm, ImportDeckForm
+from decks.forms import DeckSettingsForm, EntryForm, ImportDeckForm, format_choices
 from decks.legality import check_deck_snapshot
-from decks.models import FORMAT_CHOICES, MAIN, REINFORCEMENTS, Deck, DeckVersion
+from decks.models import MAIN, REINFORCEMENTS, Deck, DeckVersion
 from decks.sheets import sheet_for_snapshot
 from decks.stats import curve_svg, deck_view
+from rules_check.model import REINFORCEMENT
 
 _IMPORT_NOTES = "deck_import_notes"
 
@@ -127,7 +128,7 @@ def change(request: HttpRequest, deck_id: int) -> HttpResponse:
         facts = catalog_index().lookup(code or "")
         if facts is None:
             return _builder_error(request, deck, _("No card “%(code)s”.") % {"code": (code or "")[:40]})
-        section = form.cleaned_data["section"] or (REINFORCEMENTS if facts.kind == "reinforcement" else MAIN)
+        section = form.cleaned_data["section"] or (REINFORCEMENTS if facts.kind == REINFORCEMENT else MAIN)
         if action == "general":
             deck = services.set_general(deck, facts.code)
         elif action == "set":
@@ -221,7 +222,7 @@ def export_text(request: HttpRequest, deck_id: int) -> HttpResponse:
 
 def sheet(request: HttpRequest, deck_id: int) -> HttpResponse:
     deck = _visible_deck(request, deck_id)
-    sheet = sheet_for_snapshot(services.snapshot_of(deck), deck.get_format_display(), deck_name=deck.name)
+    sheet = sheet_for_snapshot(services.snapshot_of(deck), deck.format_label, deck_name=deck.name)
     return render(request, "decks/sheet.html", {"deck": deck, "sheet": sheet})
 
 
@@ -271,6 +272,6 @@ def public_list(request: HttpRequest) -> HttpResponse:
     sort = request.GET.get("sort", "updated")
     decks = decks.order_by("-created" if sort == "newest" else "-updated")
     page = Paginator(decks, 30).get_page(request.GET.get("page"))
-    context = {"page": page, "decks": page.object_list, "formats": FORMAT_CHOICES, "sort": sort,
+    context = {"page": page, "decks": page.object_list, "formats": format_choices(), "sort": sort,
                "factions": Faction.values}  # fmt: skip
     return render(request, "decks/public_list.html", context)

@@ -13,13 +13,15 @@ import base64
 import binascii
 
 from decks.data import DeckData
-from rules_check import FORMATS
-from rules_check.codes import normalize_code
+from rules_check.codes import JOINERS, PRINTED_PREFIXES, normalize_code
 
 VERSION = 1
-_PREFIXES = ["YXJQ", "LSHJ", "GMGD", "五道", "WJ", "YCWJ", "FJ", "YJ"]
-_JOINERS = {"五道": "·"}
-_FORMATS = list(FORMATS)  # append only: a format's index is part of every code made with it
+# A card's prefix is stored as its index in rules_check.codes.PRINTED_PREFIXES (append only).
+_PREFIXES = [printed for printed, _joiner in PRINTED_PREFIXES]
+# A format is stored as its index here. Pinned, not read from formats.json's order: append only,
+# since the index is part of every code made with it. A format missing here cannot be encoded
+# (tests/test_decks.py checks that every format of formats.json is listed).
+FORMAT_TABLE: tuple[str, ...] = ("standard", "classic")
 _NO_GENERAL = 0xFF
 MAX_CODE_LENGTH = 2000
 
@@ -52,7 +54,7 @@ def _encode_entries(entries: dict[str, int]) -> bytes:
 
 
 def encode(format_name: str, general: str | None, main: dict[str, int], reinforcements: dict[str, int]) -> str:
-    data = bytearray([VERSION, _FORMATS.index(format_name)])
+    data = bytearray([VERSION, FORMAT_TABLE.index(format_name)])
     if general is None:
         data.append(_NO_GENERAL)
     else:
@@ -90,7 +92,7 @@ class _Reader:
         if prefix >= len(_PREFIXES):
             raise DeckCodeError("The deck code names an unknown kind of card code.")
         printed = _PREFIXES[prefix]
-        code = normalize_code(f"{printed}{_JOINERS.get(printed, '-')}{self.varint():03d}")
+        code = normalize_code(f"{printed}{JOINERS[printed]}{self.varint():03d}")
         if code is None:
             raise DeckCodeError("The deck code names a card number that cannot exist.")
         return code
@@ -118,12 +120,12 @@ def decode(text: str) -> DeckData:
     if reader.byte() != VERSION:
         raise DeckCodeError("This deck code was made by another version of the site.")
     format_index = reader.byte()
-    if format_index >= len(_FORMATS):
+    if format_index >= len(FORMAT_TABLE):
         raise DeckCodeError("The deck code names an unknown format.")
     first = reader.byte()
     general = None if first == _NO_GENERAL else reader.card(first)
     decoded = DeckData(
-        name="", format=_FORMATS[format_index], general=general, main=reader.entries(), reinforcements={}
+        name="", format=FORMAT_TABLE[format_index], general=general, main=reader.entries(), reinforcements={}
     )
     decoded.reinforcements = reader.entries()
     if reader.i != len(data):

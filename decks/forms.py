@@ -5,7 +5,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from decks.i18n import pick
+from decks.i18n import format_label, pick
 from decks.models import MAX_DESCRIPTION
 from rules_check import DEFAULT_FORMAT, FORMATS, DeckListError, decode
 from rules_check.decklist import MAX_BYTES
@@ -13,7 +13,7 @@ from webutil.text import strip_bidi
 
 
 def format_choices() -> list[tuple[str, str]]:
-    return [(name, f"{fmt.label} · {fmt.label_en} ({fmt.min_cards}–{fmt.max_cards})") for name, fmt in FORMATS.items()]
+    return [(name, f"{format_label(name)} ({fmt.min_cards}–{fmt.max_cards})") for name, fmt in FORMATS.items()]
 
 
 def read_list_file(upload: Any) -> str | None:

@@ -8,9 +8,9 @@ from django.db.models import Q
 from django.urls import reverse
 
 from catalog.models import Card
-from rules_check import FORMATS
+from decks.i18n import format_label
+from rules_check import DEFAULT_FORMAT
 
-FORMAT_CHOICES = [(name, f"{fmt.label} · {fmt.label_en}") for name, fmt in FORMATS.items()]
 # Counts are stored as the player gave them (illegal ones included); beyond this it is a typo.
 MAX_ENTRY_COUNT = 999
 # A description is a few paragraphs; bounded where it is stored (forms and the API say so too).
@@ -34,7 +34,9 @@ class DeckQuerySet(models.QuerySet["Deck"]):
 class Deck(models.Model):
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="decks")
     name = models.CharField(max_length=100)
-    format = models.CharField(max_length=20, choices=FORMAT_CHOICES, default="standard")
+    # A name in rules_check/formats.json: formats are data, checked by forms and serializers, so
+    # adding one needs no migration.
+    format = models.CharField(max_length=20, default=DEFAULT_FORMAT)
     general = models.ForeignKey(Card, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     description = models.TextField(blank=True, max_length=MAX_DESCRIPTION)
     # The description rendered once, when it is saved: a view never runs the Markdown parser.
@@ -57,6 +59,10 @@ class Deck(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("decks:detail", args=[self.pk])
+
+    @property
+    def format_label(self) -> str:
+        return format_label(self.format)
 
 
 class DeckEntry(models.Model):

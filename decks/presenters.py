@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from rules_check import ParsedList, Verdict
-from rules_check.model import Entry
+from rules_check.model import KIND_ORDER, Entry
 
 # How every deck view orders its groups (check page, deck page, registration sheets).
-KIND_ORDER = ["troop", "tactic", "general", "awakened_general", "vice_general", "reinforcement"]
 
 
 def group_by_kind(entries: list[Entry]) -> list[dict[str, Any]]:

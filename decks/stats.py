@@ -12,7 +12,7 @@ from django.utils.safestring import SafeString, mark_safe
 from catalog.models import Card
 from collection.models import CollectionEntry
 from decks.models import MAIN, Deck, DeckEntry
-from decks.presenters import KIND_ORDER
+from rules_check.model import KIND_ORDER, TROOP
 
 CURVE_MAX = 7  # costs of 7 and more share the last bar
 
@@ -92,13 +92,13 @@ def deck_view(deck: Deck, user: Any = None) -> DeckView:
         card, count = line.card, line.entry.count
         view.main_count += count
         view.by_kind[card.kind] += count
-        if card.troop_class and card.kind == "troop":
+        if card.troop_class and card.kind == TROOP:
             view.by_class[card.troop_class] += count
         if card.speed:
             view.by_speed[card.speed] += count
         if card.element:
             view.by_element[card.element] += count
-        if card.kind in ("troop", "tactic"):
+        if card.is_deck_card:
             if card.cost is None:
                 view.unknown_cost += count
             else:

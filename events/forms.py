@@ -8,15 +8,18 @@ from django.utils.translation import gettext_lazy as _
 
 from decks import intake
 from decks import services as deck_services
-from decks.forms import read_list_file
+from decks.forms import format_choices, read_list_file
 from decks.models import Deck
 from events.models import Event
+from rules_check import DEFAULT_FORMAT
 from rules_check.decklist import MAX_BYTES
 
 _LOCAL_MINUTE = "%Y-%m-%dT%H:%M"
 
 
 class EventForm(forms.ModelForm):
+    # Formats are data (rules_check/formats.json): the choice is the form's, not the model's.
+    format = forms.ChoiceField(label=_("Format"), choices=format_choices, initial=DEFAULT_FORMAT)
     deadline = forms.DateTimeField(
         label=_("Deadline for lists"),
         input_formats=[_LOCAL_MINUTE, "%Y-%m-%d %H:%M"],
@@ -24,7 +27,7 @@ class EventForm(forms.ModelForm):
         help_text=_("Time in Taipei (UTC+8)."),
     )
     starts_on = forms.DateField(
-        label=_("Date of the event"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+        label=_("Date of the event"), required=False, widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
     )
 
     class Meta:

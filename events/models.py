@@ -17,7 +17,8 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from decks.models import FORMAT_CHOICES
+from decks.i18n import format_label
+from rules_check import DEFAULT_FORMAT
 
 
 def new_token() -> str:
@@ -36,7 +37,7 @@ class EventQuerySet(models.QuerySet["Event"]):
 class Event(models.Model):
     organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="organised_events")
     name = models.CharField(max_length=100)
-    format = models.CharField(max_length=20, choices=FORMAT_CHOICES, default="standard")
+    format = models.CharField(max_length=20, default=DEFAULT_FORMAT)  # a name in formats.json
     deadline = models.DateTimeField(help_text="Lists are taken until this moment.")
     starts_on = models.DateField(null=True, blank=True)
     # Whoever holds the link can submit (after logging in): it is the invitation. A new token
@@ -55,6 +56,10 @@ class Event(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("events:detail", args=[self.pk])
+
+    @property
+    def format_label(self) -> str:
+        return format_label(self.format)
 
     def get_submit_url(self) -> str:
         return reverse("events:submit", args=[self.token])

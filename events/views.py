@@ -126,7 +126,7 @@ def sheets(request: HttpRequest, event_id: int) -> HttpResponse:
     pages, unreadable = [], []
     for submission in event.submissions.for_table():
         try:
-            pages.append(sheet_for_list(submission.text, event.format, event.get_format_display(),
+            pages.append(sheet_for_list(submission.text, event.format, event.format_label,
                                         player=submission.player_name, event=event.name, date=date))  # fmt: skip
         except DeckListError:
             unreadable.append(submission)

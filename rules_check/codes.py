@@ -9,22 +9,27 @@ from __future__ import annotations
 import re
 import unicodedata
 
-# Printed prefixes, and how each is joined to its number.
-_PREFIXES: dict[str, tuple[str, str]] = {
-    "YXJQ": ("YXJQ", "-"),
-    "LSHJ": ("LSHJ", "-"),
-    "GMGD": ("GMGD", "-"),
-    "WD": ("五道", "·"),
-    "五道": ("五道", "·"),
-    "WJ": ("WJ", "-"),
-    "YCWJ": ("YCWJ", "-"),
-    "FJ": ("FJ", "-"),
-    "YJ": ("YJ", "-"),
-}
-# The code prefixes as typed in Latin letters (五道 is typed WD).
-ASCII_PREFIXES = tuple(prefix for prefix in _PREFIXES if prefix.isascii())
+# The printed code prefixes, each with the mark that joins it to its number. Append only: a deck
+# code stores a card's prefix as its index in this tuple (decks.deckcode).
+PRINTED_PREFIXES: tuple[tuple[str, str], ...] = (
+    ("YXJQ", "-"),
+    ("LSHJ", "-"),
+    ("GMGD", "-"),
+    ("五道", "·"),
+    ("WJ", "-"),
+    ("YCWJ", "-"),
+    ("FJ", "-"),
+    ("YJ", "-"),
+)
+JOINERS: dict[str, str] = dict(PRINTED_PREFIXES)
+# How players may type a prefix (五道 is typed WD), to the printed prefix.
+_TYPED: dict[str, str] = {printed: printed for printed, _ in PRINTED_PREFIXES} | {"WD": "五道"}
+# The code prefixes as typed in Latin letters.
+ASCII_PREFIXES = tuple(prefix for prefix in _TYPED if prefix.isascii())
+# Longest first, so that YCWJ is not read as Y + CWJ.
+_ALTERNATIVES = "|".join(sorted(_TYPED, key=len, reverse=True))
 _CODE = re.compile(
-    r"^(?P<prefix>YXJQ|LSHJ|GMGD|YCWJ|WJ|FJ|YJ|WD|五道)[\s\-·•.,_\u30fb\uff0d\u2010-\u2015]*(?P<number>\d{1,4})$",
+    rf"^(?P<prefix>{_ALTERNATIVES})[\s\-·•.,_\u30fb\uff0d\u2010-\u2015]*(?P<number>\d{{1,4}})$",
     re.IGNORECASE,
 )
 
@@ -36,7 +41,8 @@ def normalize_code(text: str) -> str | None:
     match = _CODE.match(cleaned)
     if match is None:
         return None
-    printed, joiner = _PREFIXES[match.group("prefix").upper()]
+    printed = _TYPED[match.group("prefix").upper()]
+    joiner = JOINERS[printed]
     number = int(match.group("number"))
     if number == 0 or number > 999:
         return None

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from rules_check.codes import normalize_code
-from rules_check.model import CardFacts
+from rules_check.model import DECK_KINDS, CardFacts
 
 FORMATS_FILE = Path(__file__).resolve().parent / "formats.json"
 
@@ -101,3 +101,9 @@ def get_format(name: str) -> Format:
         return FORMATS[name]
     except KeyError:
         raise FormatError(f"unknown format {name!r}: choose one of {', '.join(FORMATS)}") from None
+
+
+def playset_size(kind: str) -> int:
+    """What one deck may hold of a card, as collectors count: the default format's copy limit of
+    a deck card (troop, tactic), one of anything else (a general, a reinforcement)."""
+    return FORMATS[DEFAULT_FORMAT].copy_limit if kind in DECK_KINDS else 1

@@ -18,6 +18,10 @@ GENERAL_KINDS = frozenset({GENERAL, AWAKENED_GENERAL, VICE_GENERAL})
 # 詭謀官渡's own rules and are not a deck's general).
 CHOOSABLE_GENERAL_KINDS = frozenset({GENERAL, AWAKENED_GENERAL})
 DECK_KINDS = frozenset({TROOP, TACTIC})
+# Kinds with power and health on the field (troops, and the reinforcements that join them).
+UNIT_KINDS = frozenset({TROOP, REINFORCEMENT})
+# The order a deck is shown in: what is drawn first, then the general, then the reinforcements.
+KIND_ORDER = (TROOP, TACTIC, GENERAL, AWAKENED_GENERAL, VICE_GENERAL, REINFORCEMENT)
 
 ERROR = "error"
 WARNING = "warning"
