@@ -7,7 +7,6 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.safestring import mark_safe
@@ -22,6 +21,7 @@ from collection.queries import with_counts
 from collection.services import set_wanted
 from decks import deckcode, intake, services
 from decks.data import DeckData
+from decks.filters import DeckFilter
 from decks.forms import DeckSettingsForm, EntryForm, ImportDeckForm, format_choices
 from decks.legality import check_deck_snapshot
 from decks.models import MAIN, REINFORCEMENTS, Deck, DeckVersion
@@ -257,21 +257,10 @@ def import_deck(request: HttpRequest) -> HttpResponse:
 
 
 def public_list(request: HttpRequest) -> HttpResponse:
-    decks = Deck.objects.filter(public=True).select_related("owner", "general")
-    general = request.GET.get("general", "").strip()
-    faction = request.GET.get("faction", "").strip()
-    fmt = request.GET.get("format", "").strip()
-    if general:
-        decks = decks.filter(Q(general__code=general.upper()) | Q(general__name_key=general))
-    if faction:
-        decks = decks.filter(general__faction=faction)
-    if fmt:
-        decks = decks.filter(format=fmt)
-    if request.GET.get("legal"):
-        decks = decks.filter(is_legal=True)
-    sort = request.GET.get("sort", "updated")
-    decks = decks.order_by("-created" if sort == "newest" else "-updated")
+    deck_filter = DeckFilter(request.GET, queryset=Deck.objects.filter(public=True).select_related("owner", "general"))
+    valid = deck_filter.is_valid()
+    decks = deck_filter.qs if valid else Deck.objects.none()
     page = Paginator(decks, 30).get_page(request.GET.get("page"))
-    context = {"page": page, "decks": page.object_list, "formats": format_choices(), "sort": sort,
-               "factions": Faction.values}  # fmt: skip
-    return render(request, "decks/public_list.html", context)
+    context = {"page": page, "decks": page.object_list, "filter": deck_filter, "formats": format_choices(),
+               "sort": request.GET.get("sort", "updated"), "factions": Faction.values}  # fmt: skip
+    return render(request, "decks/public_list.html", context, status=200 if valid else 400)

@@ -308,3 +308,8 @@ def test_versions_saved_while_public_are_shown(alice_client: Client, alice, bob_
     alice_client.post(f"/decks/{deck.pk}/build/", {"name": "第二版", "format": "standard", "public": "on"})
     html = bob_client.get(f"/decks/{deck.pk}/history/").content.decode()
     assert "v1" in html and "v2" in html
+
+
+def test_a_bad_public_list_filter_is_a_400_with_a_message(client: Client, english) -> None:  # type: ignore[no-untyped-def]
+    response = client.get("/decks/?faction=atlantis")
+    assert response.status_code == 400 and "Some filters are not valid" in response.content.decode()

@@ -76,19 +76,6 @@ def rarity(card) -> str:  # type: ignore[no-untyped-def]
     return f"{label(card.tier)}{separator}{'★' * card.stars}"
 
 
-@register.simple_tag(takes_context=True)
-def url_with(context, **changes) -> str:  # type: ignore[no-untyped-def]
-    """The current query string with some parameters replaced (pagination, sorting links)."""
-    params = context["request"].GET.copy()
-    for key, value in changes.items():
-        if value in (None, ""):
-            params.pop(key, None)
-        else:
-            params[key] = value
-    encoded = params.urlencode()
-    return f"?{encoded}" if encoded else "?"
-
-
 @register.inclusion_tag("catalog/_face.html", takes_context=True)
 def card_face(context, card, sizes="(max-width: 40rem) 45vw, 10rem"):  # type: ignore[no-untyped-def]
     """A card's face as inline SVG drawn from its data; with an uploaded picture on top when
