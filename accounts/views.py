@@ -75,8 +75,10 @@ class PasswordResetView(auth_views.PasswordResetView):
 
     def form_valid(self, form: Any) -> HttpResponse:
         email = str(form.cleaned_data["email"]).strip().lower()
-        waits = [hit(f"reset:ip:{client_ip(self.request)}", RESET_PER_ADDRESS),
-                 hit(f"reset:email:{email}", RESET_PER_EMAIL)]  # fmt: skip
+        waits = [
+            hit(f"reset:ip:{client_ip(self.request)}", RESET_PER_ADDRESS),
+            hit(f"reset:email:{email}", RESET_PER_EMAIL),
+        ]
         wait = max((w for w in waits if w is not None), default=None)
         if wait is not None:
             form.add_error(None, wait_message(wait))

@@ -59,11 +59,18 @@ def free_port() -> int:
 
 def environment(database_url: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "DATABASE_URL")}
-    env.update({
-        "DEBUG": "0", "SECRET_KEY": "bench-only-" + "k" * 50, "ALLOWED_HOSTS": "127.0.0.1",
-        "SECURE_SSL_REDIRECT": "0", "DATABASE_URL": database_url, "LOG_LEVEL": "ERROR",
-        "API_THROTTLE_ANON": "100000000/minute", "API_THROTTLE_USER": "100000000/minute",
-    })  # fmt: skip
+    env.update(
+        {
+            "DEBUG": "0",
+            "SECRET_KEY": "bench-only-" + "k" * 50,
+            "ALLOWED_HOSTS": "127.0.0.1",
+            "SECURE_SSL_REDIRECT": "0",
+            "DATABASE_URL": database_url,
+            "LOG_LEVEL": "ERROR",
+            "API_THROTTLE_ANON": "100000000/minute",
+            "API_THROTTLE_USER": "100000000/minute",
+        }
+    )
     return env
 
 
@@ -139,10 +146,23 @@ def run(database: str, database_url: str, total: int, concurrency: int) -> dict[
     manage(env, "translations")
     port = free_port()
     server = subprocess.Popen(
-        [GUNICORN, "zongheng.wsgi", "--workers", "1", "--worker-class", "sync", "--bind", f"127.0.0.1:{port}",
-         "--log-level", "warning"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )  # fmt: skip
+        [
+            GUNICORN,
+            "zongheng.wsgi",
+            "--workers",
+            "1",
+            "--worker-class",
+            "sync",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     try:
         deadline = time.time() + 30
         while True:

@@ -29,9 +29,22 @@ from django.db import connection  # noqa: E402
 from django.test.utils import get_runner  # noqa: E402
 
 QUERIES = [
-    "劉備", "刘备", "liubei", "liu bei", "lb", "liub", "changgong", "新兵", "yxjq3", "wd1",
-    "class:cavalry cost<=3", "faction:wei or faction:wu", "set:yxjq -kind:general", 't:"造成"', "stars>=4 tier:silver",
-]  # fmt: skip
+    "劉備",
+    "刘备",
+    "liubei",
+    "liu bei",
+    "lb",
+    "liub",
+    "changgong",
+    "新兵",
+    "yxjq3",
+    "wd1",
+    "class:cavalry cost<=3",
+    "faction:wei or faction:wu",
+    "set:yxjq -kind:general",
+    't:"造成"',
+    "stars>=4 tier:silver",
+]
 SYNTHETIC = 50_000
 RUNS = 7
 
@@ -67,11 +80,24 @@ def add_synthetic_cards(count: int) -> None:
         model = rng.choice(real)
         name = "".join(rng.choice(chars) for _ in range(rng.randint(2, 5)))
         card = Card(
-            code=f"SYN-{i:06d}", name=name, set=model.set, kind=model.kind, cost=model.cost, power=model.power,
-            health=model.health, life=model.life, troop_class=model.troop_class, faction=model.faction,
-            speed=model.speed, element=model.element, tier=model.tier, stars=model.stars, text=model.text,
-            affiliation=model.affiliation, position=10_000 + i,
-        )  # fmt: skip
+            code=f"SYN-{i:06d}",
+            name=name,
+            set=model.set,
+            kind=model.kind,
+            cost=model.cost,
+            power=model.power,
+            health=model.health,
+            life=model.life,
+            troop_class=model.troop_class,
+            faction=model.faction,
+            speed=model.speed,
+            element=model.element,
+            tier=model.tier,
+            stars=model.stars,
+            text=model.text,
+            affiliation=model.affiliation,
+            position=10_000 + i,
+        )
         card.compute_derived()
         card.position = 10_000 + i
         batch.append(card)
@@ -103,12 +129,23 @@ def main() -> None:
                 cursor.execute("ANALYZE catalog_card")
                 cursor.execute("ANALYZE catalog_searchkey")
         big = time_queries()
-        print(json.dumps({
-            "database": connection.vendor,
-            "real_catalogue": {"cards": 215, **summary(real), "goal_ms_under": 20, "queries": real},
-            "synthetic": {"cards": Card.objects.count(), "build_s": round(built, 1), **summary(big),
-                          "goal_ms_under": 100, "queries": big},
-        }, ensure_ascii=False, indent=2))  # fmt: skip
+        print(
+            json.dumps(
+                {
+                    "database": connection.vendor,
+                    "real_catalogue": {"cards": 215, **summary(real), "goal_ms_under": 20, "queries": real},
+                    "synthetic": {
+                        "cards": Card.objects.count(),
+                        "build_s": round(built, 1),
+                        **summary(big),
+                        "goal_ms_under": 100,
+                        "queries": big,
+                    },
+                },
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
     finally:
         runner.teardown_databases(old)
 

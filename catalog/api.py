@@ -153,10 +153,31 @@ class CardOutputSerializer(serializers.ModelSerializer):
     class Meta:
         model = Card
         fields = [
-            "code", "name", "set", "kind", "cost", "cost_text", "power", "health", "life",
-            "troop_class", "affiliation", "faction", "speed", "element", "tier", "stars", "text",
-            "awakening", "random_insert", "rarity", "labels", "url", "face", "pictures",
-        ]  # fmt: skip
+            "code",
+            "name",
+            "set",
+            "kind",
+            "cost",
+            "cost_text",
+            "power",
+            "health",
+            "life",
+            "troop_class",
+            "affiliation",
+            "faction",
+            "speed",
+            "element",
+            "tier",
+            "stars",
+            "text",
+            "awakening",
+            "random_insert",
+            "rarity",
+            "labels",
+            "url",
+            "face",
+            "pictures",
+        ]
         read_only_fields = fields
 
     def get_face(self, card: Card) -> str:

@@ -80,8 +80,9 @@ def clean_upload(upload: IO[bytes]) -> CleanImage:
             raise ImageRejected(_("The image has more than 40 megapixels.")) from None
         except (OSError, SyntaxError, ValueError, EOFError):
             raise ImageRejected(_("The image is truncated or corrupt.")) from None
-    return CleanImage(data=_encode(upright), width=upright.width, height=upright.height,
-                      digest=hashlib.sha256(data).hexdigest()[:16])  # fmt: skip
+    return CleanImage(
+        data=_encode(upright), width=upright.width, height=upright.height, digest=hashlib.sha256(data).hexdigest()[:16]
+    )
 
 
 def _encode(image: Image.Image, width: int | None = None) -> bytes:
@@ -164,11 +165,13 @@ def _build() -> dict[tuple[int, str], Picture]:
 
     return {
         (row.card_id, row.side): Picture(
-            default_storage.url(row.image.name), row.width, row.height,
+            default_storage.url(row.image.name),
+            row.width,
+            row.height,
             dict(sorted((int(w), default_storage.url(n)) for w, n in row.thumbnails.items())),
         )
         for row in CardImage.objects.all()
-    }  # fmt: skip
+    }
 
 
 _pictures = cache_version.PerVersion(_build)

@@ -32,9 +32,26 @@ _INTS = ("cost", "power", "health", "life", "stars", "awakening")
 _TEXTS = ("cost_text", "affiliation", "text")
 # Field names of the data file's card records, in the order they are written.
 RECORD_KEYS = (
-    "code", "name", "set", "kind", "cost", "cost_text", "power", "health", "life", "troop_class",
-    "affiliation", "faction", "speed", "element", "tier", "stars", "text", "awakening", "random_insert",
-)  # fmt: skip
+    "code",
+    "name",
+    "set",
+    "kind",
+    "cost",
+    "cost_text",
+    "power",
+    "health",
+    "life",
+    "troop_class",
+    "affiliation",
+    "faction",
+    "speed",
+    "element",
+    "tier",
+    "stars",
+    "text",
+    "awakening",
+    "random_insert",
+)
 # What a record sets on its Card (the code identifies it; the set is a foreign key).
 CARD_FIELDS = tuple(key for key in RECORD_KEYS if key not in ("code", "set"))
 

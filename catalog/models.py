@@ -86,8 +86,17 @@ class Card(models.Model):
     random_insert = models.BooleanField(default=False)
 
     # Derived when the catalogue loads (catalog.loading) or is edited in the admin: never by hand.
-    DERIVED_FIELDS = ("position", "rarity_rank", "name_key", "name_simplified", "pinyin_key", "initials_key",
-                      "search_blob", "code_key", "name_sort")  # fmt: skip
+    DERIVED_FIELDS = (
+        "position",
+        "rarity_rank",
+        "name_key",
+        "name_simplified",
+        "pinyin_key",
+        "initials_key",
+        "search_blob",
+        "code_key",
+        "name_sort",
+    )
     position = models.PositiveIntegerField(default=0, help_text="Order of the data file: set, then code")
     rarity_rank = models.PositiveSmallIntegerField(null=True, blank=True)
     name_key = models.CharField(max_length=40, db_index=True, default="")

@@ -95,11 +95,17 @@ def syntax(request: HttpRequest) -> HttpResponse:
         {"keyword": kw, "values": sorted(set(kw.values.values())) if kw.values else []} for kw in query.KEYWORDS
     ]
     examples = [
-        ("liubei", "pinyin"), ("lb", "initials"), ("刘备", "Simplified"), ("yxjq3", "a code"),
-        ("class:騎兵 cost<=3", "keywords together"), ("faction:wei or faction:wu", "either"),
-        ("set:yxjq -kind:general", "minus"), ("(s:yxjq or s:lshj) c:cavalry", "groups"),
-        ('t:"造成2點傷害"', "a phrase of skills text"), ("stars>=4 tier:silver", "rarity"),
-    ]  # fmt: skip
+        ("liubei", "pinyin"),
+        ("lb", "initials"),
+        ("刘备", "Simplified"),
+        ("yxjq3", "a code"),
+        ("class:騎兵 cost<=3", "keywords together"),
+        ("faction:wei or faction:wu", "either"),
+        ("set:yxjq -kind:general", "minus"),
+        ("(s:yxjq or s:lshj) c:cavalry", "groups"),
+        ('t:"造成2點傷害"', "a phrase of skills text"),
+        ("stars>=4 tier:silver", "rarity"),
+    ]
     return render(request, "catalog/syntax.html", {"keywords": keywords, "examples": examples})
 
 
@@ -110,7 +116,8 @@ def card_face(request: HttpRequest, code: str) -> HttpResponse:
         return HttpResponse(status=404)
     from catalog.faces import colours
 
-    response = render(request, "catalog/face.svg", {"card": card, "face": colours(card.kind, card.tier)},
-                      content_type="image/svg+xml")  # fmt: skip
+    response = render(
+        request, "catalog/face.svg", {"card": card, "face": colours(card.kind, card.tier)}, content_type="image/svg+xml"
+    )
     response["Cache-Control"] = "public, max-age=86400"
     return response

@@ -114,8 +114,13 @@ class CollectionEntryView(APIView):
                     request.user, card, add=data.get("add", 0), add_foil=data.get("add_foil", 0), source="api"
                 )
             else:
-                set_counts(request.user, card, quantity=data.get("quantity"), foil_quantity=data.get("foil_quantity"),
-                           source="api")  # fmt: skip
+                set_counts(
+                    request.user,
+                    card,
+                    quantity=data.get("quantity"),
+                    foil_quantity=data.get("foil_quantity"),
+                    source="api",
+                )
         except CountError as exc:
             raise ValidationError({"detail": [str(exc)]}) from None
         return Response(CollectionEntryOutputSerializer(_entry(request.user, code)).data)

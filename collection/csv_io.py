@@ -29,10 +29,13 @@ MAX_IMPORT_ROWS = 50_000
 
 def export_csv(user: Any) -> str:
     entries = CollectionEntry.objects.owned_by(user).select_related("card", "card__set").order_by("card__position")
-    return csv_text(HEADER, (
-        [e.card.code, e.card.name, e.card.set.code if e.card.set else "", e.quantity, e.foil_quantity]
-        for e in entries
-    ))  # fmt: skip
+    return csv_text(
+        HEADER,
+        (
+            [e.card.code, e.card.name, e.card.set.code if e.card.set else "", e.quantity, e.foil_quantity]
+            for e in entries
+        ),
+    )
 
 
 class CsvFileError(ValueError):

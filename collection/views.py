@@ -69,8 +69,12 @@ def change(request: HttpRequest, code: str) -> HttpResponse:
     action = form.cleaned_data["action"]
     try:
         if action == "set":
-            set_counts(request.user, card, quantity=form.cleaned_data["quantity"],
-                       foil_quantity=form.cleaned_data["foil_quantity"])  # fmt: skip
+            set_counts(
+                request.user,
+                card,
+                quantity=form.cleaned_data["quantity"],
+                foil_quantity=form.cleaned_data["foil_quantity"],
+            )
         else:
             add, add_foil = ACTIONS[action]
             change_counts(request.user, card, add=add, add_foil=add_foil)
@@ -84,8 +88,12 @@ def change(request: HttpRequest, code: str) -> HttpResponse:
 def _counter(request: HttpRequest, card: Card, error: str | None = None) -> HttpResponse:
     card = queries.with_counts(Card.objects.filter(pk=card.pk), request.user).get()
     compact = request.POST.get("compact") == "1"
-    return render(request, "collection/_counter.html", {"card": card, "error": error, "compact": compact},
-                  status=400 if error else 200)  # fmt: skip
+    return render(
+        request,
+        "collection/_counter.html",
+        {"card": card, "error": error, "compact": compact},
+        status=400 if error else 200,
+    )
 
 
 @login_required
@@ -97,8 +105,11 @@ def completion(request: HttpRequest) -> HttpResponse:
 def missing(request: HttpRequest, code: str) -> HttpResponse:
     card_set = get_object_or_404(CardSet, code=code.upper())
     lacks = queries.missing_in_set(request.user, card_set)
-    return render(request, "collection/missing.html", {"set": card_set, "lacks": lacks,
-                                                       "total_missing": sum(x.missing for x in lacks)})  # fmt: skip
+    return render(
+        request,
+        "collection/missing.html",
+        {"set": card_set, "lacks": lacks, "total_missing": sum(x.missing for x in lacks)},
+    )
 
 
 @login_required

@@ -118,7 +118,11 @@ def check_files(files: list[tuple[str, bytes]], format_name: str) -> list[BatchR
             row.error = str(exc)
         else:
             row.player, row.general, row.count, row.legal = (
-                parsed.player, verdict.general, verdict.main_deck_count, verdict.legal)  # fmt: skip
+                parsed.player,
+                verdict.general,
+                verdict.main_deck_count,
+                verdict.legal,
+            )
             row.problems = problem_lines(verdict)
         rows.append(row)
     return rows
@@ -130,8 +134,17 @@ def problem_lines(verdict: Verdict) -> list[str]:
 
 
 def to_csv(rows: list[BatchRow]) -> str:
-    return csv_text(["file", "player", "general", "count", "legal", "problems"], (
-        [r.file, r.player or "", r.general or "", r.count, "yes" if r.legal else "no",
-         r.error or " | ".join(r.problems or [])]
-        for r in rows
-    ))  # fmt: skip
+    return csv_text(
+        ["file", "player", "general", "count", "legal", "problems"],
+        (
+            [
+                r.file,
+                r.player or "",
+                r.general or "",
+                r.count,
+                "yes" if r.legal else "no",
+                r.error or " | ".join(r.problems or []),
+            ]
+            for r in rows
+        ),
+    )

@@ -120,7 +120,11 @@ def _data_from(payload: dict[str, Any], base: DeckData) -> DeckData:
             except intake.DeckInputError as exc:
                 raise ValidationError({source: exc.messages}) from None
             data.format, data.general, data.main, data.reinforcements = (
-                read.format, read.general, read.main, read.reinforcements)  # fmt: skip
+                read.format,
+                read.general,
+                read.main,
+                read.reinforcements,
+            )
             return data
     if "general" in payload:
         data.general = _code(payload["general"], "general") if payload["general"] else None
@@ -271,8 +275,16 @@ class DeckMissingView(APIView):
     @extend_schema(responses={200: MissingOutputSerializer, 401: ERROR, 404: ERROR})
     def get(self, request: Request, deck_id: int) -> Response:
         view = deck_view(_visible(request, deck_id), request.user)
-        missing = [{"card": line.card.code, "name": line.card.name, "needed": line.entry.count, "owned": line.owned,
-                    "missing": line.missing} for line in view.missing]  # fmt: skip
+        missing = [
+            {
+                "card": line.card.code,
+                "name": line.card.name,
+                "needed": line.entry.count,
+                "owned": line.owned,
+                "missing": line.missing,
+            }
+            for line in view.missing
+        ]
         return Response({"missing": missing})
 
 
@@ -288,7 +300,9 @@ class DeckExportView(APIView):
     def get(self, request: Request, deck_id: int) -> Response:
         deck = _visible(request, deck_id)
         data = services.snapshot_of(deck)
-        return Response({
-            "text": export(deck_for_rules(data), title=deck.name, fmt=deck.format),
-            "deck_code": deckcode.encode(data.format, data.general, data.main, data.reinforcements),
-        })  # fmt: skip
+        return Response(
+            {
+                "text": export(deck_for_rules(data), title=deck.name, fmt=deck.format),
+                "deck_code": deckcode.encode(data.format, data.general, data.main, data.reinforcements),
+            }
+        )

@@ -96,20 +96,23 @@ def build(request: HttpRequest, deck_id: int) -> HttpResponse:
             messages.success(request, _("Saved."))
             return redirect("decks:build", deck.pk)
     else:
-        form = DeckSettingsForm(initial={"name": deck.name, "format": deck.format, "description": deck.description,
-                                         "public": deck.public})  # fmt: skip
+        form = DeckSettingsForm(
+            initial={"name": deck.name, "format": deck.format, "description": deck.description, "public": deck.public}
+        )
     card_filter = CardFilter(request.GET, queryset=with_counts(Card.objects.with_set(), request.user))
     results = card_filter.qs[:30] if card_filter.is_valid() else Card.objects.none()
     if request.htmx and request.method == "GET" and request.htmx.target == "search-results":
         return render(request, "decks/_search_results.html", {"deck": deck, "results": results, "filter": card_filter})
     context = _deck_context(request, deck)
-    context.update({
-        "form": form,
-        "filter": card_filter,
-        "results": results,
-        "generals": Card.objects.generals_for_choice(),
-        "import_notes": request.session.pop(f"{_IMPORT_NOTES}:{deck.pk}", None),
-    })  # fmt: skip
+    context.update(
+        {
+            "form": form,
+            "filter": card_filter,
+            "results": results,
+            "generals": Card.objects.generals_for_choice(),
+            "import_notes": request.session.pop(f"{_IMPORT_NOTES}:{deck.pk}", None),
+        }
+    )
     return render(request, "decks/build.html", context, status=400 if request.method == "POST" else 200)
 
 
@@ -188,8 +191,13 @@ def history(request: HttpRequest, deck_id: int) -> HttpResponse:
             "diff": services.diff(versions[1].snapshot, versions[0].snapshot),
         }
     private_count = sum(1 for v in versions if not v.public) if is_owner else 0
-    context = {"deck": deck, "versions": versions, "comparison": comparison, "is_owner": is_owner,
-               "private_count": private_count}  # fmt: skip
+    context = {
+        "deck": deck,
+        "versions": versions,
+        "comparison": comparison,
+        "is_owner": is_owner,
+        "private_count": private_count,
+    }
     return render(request, "decks/history.html", context)
 
 
@@ -261,6 +269,12 @@ def public_list(request: HttpRequest) -> HttpResponse:
     valid = deck_filter.is_valid()
     decks = deck_filter.qs if valid else Deck.objects.none()
     page = Paginator(decks, 30).get_page(request.GET.get("page"))
-    context = {"page": page, "decks": page.object_list, "filter": deck_filter, "formats": format_choices(),
-               "sort": request.GET.get("sort", "updated"), "factions": Faction.values}  # fmt: skip
+    context = {
+        "page": page,
+        "decks": page.object_list,
+        "filter": deck_filter,
+        "formats": format_choices(),
+        "sort": request.GET.get("sort", "updated"),
+        "factions": Faction.values,
+    }
     return render(request, "decks/public_list.html", context, status=200 if valid else 400)

@@ -48,8 +48,11 @@ def save_deck(deck: Deck, data: DeckData, *, note: str = "", autosave: bool = Fa
     _check_counts(data.main)
     _check_counts(data.reinforcements)
     index = catalog_index()
-    unknown = [c for c in [*data.main, *data.reinforcements, *([data.general] if data.general else [])]
-               if c not in index.pk_by_code]  # fmt: skip
+    unknown = [
+        c
+        for c in [*data.main, *data.reinforcements, *([data.general] if data.general else [])]
+        if c not in index.pk_by_code
+    ]
     if unknown:
         raise DeckError(_("Unknown cards: %(codes)s") % {"codes": ", ".join(unknown[:10])})
     verdict = check_deck_snapshot(data)
@@ -88,8 +91,13 @@ def _keep_version(deck: Deck, data: DeckData, note: str, autosave: bool) -> None
         last.public = deck.public
         last.save(update_fields=["snapshot", "public"])
         return
-    DeckVersion.objects.create(deck=deck, number=(last.number + 1) if last else 1, snapshot=snapshot,
-                               note="builder" if autosave else note, public=deck.public)  # fmt: skip
+    DeckVersion.objects.create(
+        deck=deck,
+        number=(last.number + 1) if last else 1,
+        snapshot=snapshot,
+        note="builder" if autosave else note,
+        public=deck.public,
+    )
 
 
 def publish_history(deck: Deck) -> int:

@@ -48,9 +48,12 @@ def make_sheet(deck: Deck, verdict: Verdict, format_name: str, format_label: str
     sheet.reinforcements = reinforcements
     sheet.main_count = sum(e.count for e in main)
     try:
-        sheet.deck_code = deckcode.encode(format_name, general.code if general else None,
-                                          {e.card.code: e.count for e in main},
-                                          {e.card.code: e.count for e in reinforcements})  # fmt: skip
+        sheet.deck_code = deckcode.encode(
+            format_name,
+            general.code if general else None,
+            {e.card.code: e.count for e in main},
+            {e.card.code: e.count for e in reinforcements},
+        )
     except (ValueError, OverflowError, IndexError):  # counts no deck code can hold: the sheet goes without
         sheet.deck_code = ""
     return sheet

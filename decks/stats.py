@@ -124,7 +124,17 @@ def curve_svg(curve: list[tuple[str, int]], width: int = 320, height: int = 140)
         x = round(i * bar_w + 4, 1)
         y = round(16 + chart_h - h, 1)
         w = round(bar_w - 8, 1)
-        bars.append({"label": label, "n": n, "x": x, "y": y, "w": w, "h": h, "middle": round(x + w / 2, 1),
-                     "top": round(y - 3, 1)})  # fmt: skip
+        bars.append(
+            {
+                "label": label,
+                "n": n,
+                "x": x,
+                "y": y,
+                "w": w,
+                "h": h,
+                "middle": round(x + w / 2, 1),
+                "top": round(y - 3, 1),
+            }
+        )
     context = {"bars": bars, "width": width, "height": height, "label_y": height - 6}
     return render_to_string("decks/_curve.svg", context)

@@ -49,8 +49,12 @@ class SubmissionForm(forms.Form):
     """A player's list: one of their saved decks, or a pasted list, or a file."""
 
     player_name = forms.CharField(label=_("Your name, as on your registration"), max_length=100)
-    deck = forms.ModelChoiceField(label=_("One of my decks"), queryset=Deck.objects.none(), required=False,
-                                  empty_label=_("— none: I paste a list —"))  # fmt: skip
+    deck = forms.ModelChoiceField(
+        label=_("One of my decks"),
+        queryset=Deck.objects.none(),
+        required=False,
+        empty_label=_("— none: I paste a list —"),
+    )
     list = forms.CharField(
         label=_("…or a deck list"),
         required=False,

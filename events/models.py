@@ -80,12 +80,19 @@ class SubmissionQuerySet(models.QuerySet["Submission"]):
 class Submission(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="submissions")
     # None for lists the organiser brought in from files (the batch check), not sent by a user.
-    player = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                               related_name="event_submissions")  # fmt: skip
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="event_submissions"
+    )
     player_name = models.CharField(max_length=100)
     text = models.TextField(help_text="The deck list as submitted")
-    deck = models.ForeignKey("decks.Deck", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
-                             help_text="The saved deck it was taken from, if any")  # fmt: skip
+    deck = models.ForeignKey(
+        "decks.Deck",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The saved deck it was taken from, if any",
+    )
     file_name = models.CharField(max_length=200, blank=True)
     submitted_at = models.DateTimeField(default=timezone.now)
 

@@ -123,13 +123,23 @@ def checked(event: Event, submissions: list[Submission]) -> list[Row]:
 
 def to_csv(rows: list[Row]) -> str:
     header = ["player", "user", "file", "submitted_at", "general", "count", "legal", "problems", "list"]
-    return csv_text(header, (
-        [row.submission.player_name, row.submission.player.username if row.submission.player else "",
-         row.submission.file_name, timezone.localtime(row.submission.submitted_at).isoformat(timespec="seconds"),
-         row.general or "", row.count, "yes" if row.legal else "no",
-         row.error or " | ".join(problem_lines(row.verdict) if row.verdict else []), row.submission.text]
-        for row in rows
-    ))  # fmt: skip
+    return csv_text(
+        header,
+        (
+            [
+                row.submission.player_name,
+                row.submission.player.username if row.submission.player else "",
+                row.submission.file_name,
+                timezone.localtime(row.submission.submitted_at).isoformat(timespec="seconds"),
+                row.general or "",
+                row.count,
+                "yes" if row.legal else "no",
+                row.error or " | ".join(problem_lines(row.verdict) if row.verdict else []),
+                row.submission.text,
+            ]
+            for row in rows
+        ),
+    )
 
 
 @transaction.atomic

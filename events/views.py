@@ -126,8 +126,16 @@ def sheets(request: HttpRequest, event_id: int) -> HttpResponse:
     pages, unreadable = [], []
     for submission in event.submissions.for_table():
         try:
-            pages.append(sheet_for_list(submission.text, event.format, event.format_label,
-                                        player=submission.player_name, event=event.name, date=date))  # fmt: skip
+            pages.append(
+                sheet_for_list(
+                    submission.text,
+                    event.format,
+                    event.format_label,
+                    player=submission.player_name,
+                    event=event.name,
+                    date=date,
+                )
+            )
         except DeckListError:
             unreadable.append(submission)
     return render(request, "events/sheets.html", {"event": event, "sheets": pages, "unreadable": unreadable})
@@ -147,8 +155,13 @@ def submit(request: HttpRequest, token: str) -> HttpResponse:
             return _closed(request, event, reason)
         if form.is_valid():
             try:
-                services.submit(event, request.user, form.cleaned_data["player_name"], form.cleaned_data["text"],
-                                deck=form.cleaned_data.get("deck"))  # fmt: skip
+                services.submit(
+                    event,
+                    request.user,
+                    form.cleaned_data["player_name"],
+                    form.cleaned_data["text"],
+                    deck=form.cleaned_data.get("deck"),
+                )
             except services.EventClosed as exc:  # locked between the page and the click
                 return _closed(request, event, str(exc))
             except DeckListError as exc:  # not a deck list at all: nothing stored

@@ -27,16 +27,37 @@ MAX_BYTES = 64 * 1024
 MAX_LINE = 200
 
 _HEADERS: dict[str, str] = {
-    "general": "generals", "hero": "generals", "武將": "generals", "武将": "generals",
-    "主將": "generals", "主将": "generals",
-    "deck": "main", "main": "main", "maindeck": "main", "牌庫": "main", "牌库": "main",
-    "主牌庫": "main", "主牌库": "main", "卡組": "main", "卡组": "main",
-    "reinforcements": "reinforcements", "reinforcement": "reinforcements",
-    "援軍": "reinforcements", "援军": "reinforcements",
-    "player": "player", "玩家": "player", "選手": "player", "选手": "player",
-    "format": "format", "賽制": "format", "赛制": "format",
-    "name": "name", "deckname": "name", "牌組名稱": "name", "牌组名称": "name",
-}  # fmt: skip
+    "general": "generals",
+    "hero": "generals",
+    "武將": "generals",
+    "武将": "generals",
+    "主將": "generals",
+    "主将": "generals",
+    "deck": "main",
+    "main": "main",
+    "maindeck": "main",
+    "牌庫": "main",
+    "牌库": "main",
+    "主牌庫": "main",
+    "主牌库": "main",
+    "卡組": "main",
+    "卡组": "main",
+    "reinforcements": "reinforcements",
+    "reinforcement": "reinforcements",
+    "援軍": "reinforcements",
+    "援军": "reinforcements",
+    "player": "player",
+    "玩家": "player",
+    "選手": "player",
+    "选手": "player",
+    "format": "format",
+    "賽制": "format",
+    "赛制": "format",
+    "name": "name",
+    "deckname": "name",
+    "牌組名稱": "name",
+    "牌组名称": "name",
+}
 
 _HEADER = re.compile(r"^(?P<word>[^\s:：]{1,16}(?: [a-z]+)?)\s*[:：]\s*(?P<value>.*)$", re.IGNORECASE)
 # `3x 新兵`, but not the x of `3 xinbing` (pinyin): a Latin x marks a count only before a non-letter.

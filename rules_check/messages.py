@@ -11,30 +11,60 @@ from rules_check.model import ERROR, WARNING, Problem
 
 # code -> (severity, Chinese template, English template)
 MESSAGES: dict[str, tuple[str, str, str]] = {
-    "too_few_cards": (ERROR, "牌庫只有 {count} 張，{format}至少要 {min} 張。",
-                      "The deck has {count} cards; {format_en} needs at least {min}."),
-    "too_many_cards": (ERROR, "牌庫有 {count} 張，{format}至多 {max} 張。",
-                       "The deck has {count} cards; {format_en} allows at most {max}."),
-    "too_many_copies": (ERROR, "同名卡牌「{name}」有 {count} 張，至多 {limit} 張。",
-                        "{count} cards named {name}; at most {limit} of the same name are allowed."),
-    "reinforcement_in_deck": (ERROR, "「{name}」是援軍牌，不能放進牌庫。",
-                              "{name} is a reinforcement: reinforcements are never part of a deck."),
-    "general_in_deck": (ERROR, "「{name}」是武將牌，武將另外選擇，不能放進牌庫。",
-                        "{name} is a general: the general is chosen apart, never in the deck."),
-    "too_many_generals": (ERROR, "只能選擇一名武將，這份牌表有 {count} 名。",
-                          "Only one general may be chosen; this list names {count}."),
-    "not_a_general": (ERROR, "「{name}」不是武將，不能作為武將。",
-                      "{name} is not a general and cannot be chosen as one."),
+    "too_few_cards": (
+        ERROR,
+        "牌庫只有 {count} 張，{format}至少要 {min} 張。",
+        "The deck has {count} cards; {format_en} needs at least {min}.",
+    ),
+    "too_many_cards": (
+        ERROR,
+        "牌庫有 {count} 張，{format}至多 {max} 張。",
+        "The deck has {count} cards; {format_en} allows at most {max}.",
+    ),
+    "too_many_copies": (
+        ERROR,
+        "同名卡牌「{name}」有 {count} 張，至多 {limit} 張。",
+        "{count} cards named {name}; at most {limit} of the same name are allowed.",
+    ),
+    "reinforcement_in_deck": (
+        ERROR,
+        "「{name}」是援軍牌，不能放進牌庫。",
+        "{name} is a reinforcement: reinforcements are never part of a deck.",
+    ),
+    "general_in_deck": (
+        ERROR,
+        "「{name}」是武將牌，武將另外選擇，不能放進牌庫。",
+        "{name} is a general: the general is chosen apart, never in the deck.",
+    ),
+    "too_many_generals": (
+        ERROR,
+        "只能選擇一名武將，這份牌表有 {count} 名。",
+        "Only one general may be chosen; this list names {count}.",
+    ),
+    "not_a_general": (
+        ERROR,
+        "「{name}」不是武將，不能作為武將。",
+        "{name} is not a general and cannot be chosen as one.",
+    ),
     "banned_card": (ERROR, "「{name}」在{format}中被禁用。", "{name} is banned in {format_en}."),
     "unknown_card": (ERROR, "找不到卡牌「{text}」。", "No card called {text!r}."),
-    "invalid_count": (ERROR, "「{name}」的數量 {count} 無效：應為 1 至 {max_count}。",
-                      "{count} is not a valid count for {name}: use 1 to {max_count}."),
-    "not_a_reinforcement": (ERROR, "「{name}」不是援軍牌，不能列在援軍區。",
-                            "{name} is not a reinforcement and cannot be listed as one."),
-    "no_general": (WARNING, "沒有選擇武將：將使用生命30、沒有技能的默認武將。",
-                   "No general chosen: the default general (30 life, no skills) will be played."),
+    "invalid_count": (
+        ERROR,
+        "「{name}」的數量 {count} 無效：應為 1 至 {max_count}。",
+        "{count} is not a valid count for {name}: use 1 to {max_count}.",
+    ),
+    "not_a_reinforcement": (
+        ERROR,
+        "「{name}」不是援軍牌，不能列在援軍區。",
+        "{name} is not a reinforcement and cannot be listed as one.",
+    ),
+    "no_general": (
+        WARNING,
+        "沒有選擇武將：將使用生命30、沒有技能的默認武將。",
+        "No general chosen: the default general (30 life, no skills) will be played.",
+    ),
     "unreadable_line": (ERROR, "無法讀取：{reason}。", "Cannot be read: {reason_en}."),
-}  # fmt: skip
+}
 
 PROBLEM_CODES = tuple(MESSAGES)
 # Problems of one line of text say which line first.

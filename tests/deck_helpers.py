@@ -11,8 +11,16 @@ from decks.services import DeckData, save_deck
 LEGAL_MAIN = {f"YXJQ-{n:03d}": 3 for n in (3, 4, 5, 6, 7, 8, 9, 12, 13, 14, 15, 16, 17)} | {"YXJQ-001": 1}
 
 
-def make_deck(owner: Any, *, name: str = "測試牌庫", main: dict[str, int] | None = None, general: str | None = "WJ-001",
-              public: bool = False, fmt: str = "standard", reinforcements: dict[str, int] | None = None) -> Deck:  # fmt: skip
+def make_deck(
+    owner: Any,
+    *,
+    name: str = "測試牌庫",
+    main: dict[str, int] | None = None,
+    general: str | None = "WJ-001",
+    public: bool = False,
+    fmt: str = "standard",
+    reinforcements: dict[str, int] | None = None,
+) -> Deck:
     deck = Deck(owner=owner, public=public)
     return save_deck(
         deck, DeckData(name, fmt, general, dict(LEGAL_MAIN if main is None else main), reinforcements or {})

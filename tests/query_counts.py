@@ -77,18 +77,26 @@ def report() -> dict[str, dict[str, int]]:
     measure(
         "GET /decks/<id>/build/", lambda n: _count(setups[n]["client"], "get", f"/decks/{setups[n]['deck'].pk}/build/")
     )
-    measure("POST /decks/<id>/change/ (builder)", lambda n: _count(
-        setups[n]["client"], "post", f"/decks/{setups[n]['deck'].pk}/change/", {"action": "inc", "card": "YXJQ-003"}))  # fmt: skip
+    measure(
+        "POST /decks/<id>/change/ (builder)",
+        lambda n: _count(
+            setups[n]["client"], "post", f"/decks/{setups[n]['deck'].pk}/change/", {"action": "inc", "card": "YXJQ-003"}
+        ),
+    )
     measure(
         "GET /decks/<id>/sheet/", lambda n: _count(setups[n]["client"], "get", f"/decks/{setups[n]['deck'].pk}/sheet/")
     )
     measure("GET /api/decks/<id>/", lambda n: _count(setups[n]["client"], "get", f"/api/decks/{setups[n]['deck'].pk}/"))
-    measure("GET /api/decks/<id>/legality/", lambda n: _count(
-        setups[n]["client"], "get", f"/api/decks/{setups[n]['deck'].pk}/legality/"))  # fmt: skip
+    measure(
+        "GET /api/decks/<id>/legality/",
+        lambda n: _count(setups[n]["client"], "get", f"/api/decks/{setups[n]['deck'].pk}/legality/"),
+    )
     measure("POST /api/legality/", lambda n: _count(anonymous, "json", "/api/legality/", {"list": setups[n]["list"]}))
     for page in ("", "sheets/", "export.csv"):  # n lists of n cards each
-        measure(f"GET /events/<id>/{page}", lambda n, page=page: _count(
-            setups[n]["client"], "get", f"/events/{setups[n]['event'].pk}/{page}"))  # fmt: skip
+        measure(
+            f"GET /events/<id>/{page}",
+            lambda n, page=page: _count(setups[n]["client"], "get", f"/events/{setups[n]['event'].pk}/{page}"),
+        )
     measure(
         "POST /check/",
         lambda n: _count(anonymous, "post", "/check/", {"list": setups[n]["list"], "format": "standard"}),

@@ -22,9 +22,13 @@ def test_sign_up_logs_the_new_user_in(client: Client) -> None:
 
 @pytest.mark.parametrize(
     "data",
-    [{"username": "dora", "password1": PASSWORD, "password2": "other"}, {"username": "dora", "password1": "123", "password2": "123"},
-     {"username": "alice", "password1": PASSWORD, "password2": PASSWORD}, {"username": "x\x00", "password1": PASSWORD, "password2": PASSWORD}],
-)  # fmt: skip
+    [
+        {"username": "dora", "password1": PASSWORD, "password2": "other"},
+        {"username": "dora", "password1": "123", "password2": "123"},
+        {"username": "alice", "password1": PASSWORD, "password2": PASSWORD},
+        {"username": "x\x00", "password1": PASSWORD, "password2": PASSWORD},
+    ],
+)
 def test_bad_sign_ups_are_400_with_a_message(client: Client, alice, data: dict) -> None:  # type: ignore[no-untyped-def]
     response = client.post("/accounts/signup/", data)
     assert response.status_code == 400

@@ -143,6 +143,7 @@ def test_production_refuses_a_short_secret_key() -> None:
         "SECRET_KEY": "short-key",
         "DJANGO_SETTINGS_MODULE": "zongheng.settings",
     }
-    result = subprocess.run([sys.executable, "-c", "import django; django.setup()"], cwd=ROOT, env=env,
-                            capture_output=True, text=True)  # fmt: skip
+    result = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"], cwd=ROOT, env=env, capture_output=True, text=True
+    )
     assert result.returncode != 0 and "at least 50 characters" in result.stderr

@@ -95,7 +95,10 @@ def test_api_workflows(token: str) -> None:
 
     Workflow.run(
         settings=settings(
-            max_examples=25, stateful_step_count=6, deadline=None, derandomize=True,
+            max_examples=25,
+            stateful_step_count=6,
+            deadline=None,
+            derandomize=True,
             suppress_health_check=list(HealthCheck),
         )
-    )  # fmt: skip
+    )

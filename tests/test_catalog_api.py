@@ -13,9 +13,25 @@ from tests.catalogue import CARD_COUNT
 pytestmark = pytest.mark.django_db
 
 CARD_FIELDS = {
-    "code", "name", "set", "kind", "cost", "cost_text", "power", "health", "life", "troop_class",
-    "affiliation", "faction", "speed", "element", "tier", "stars", "text", "awakening",
-}  # fmt: skip
+    "code",
+    "name",
+    "set",
+    "kind",
+    "cost",
+    "cost_text",
+    "power",
+    "health",
+    "life",
+    "troop_class",
+    "affiliation",
+    "faction",
+    "speed",
+    "element",
+    "tier",
+    "stars",
+    "text",
+    "awakening",
+}
 
 
 def test_card_json_has_every_glossary_field_and_labels(client: Client) -> None:

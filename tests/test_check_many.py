@@ -29,8 +29,11 @@ def make_zip(entries: dict[str, bytes]) -> bytes:
 
 
 def test_a_mix_of_legal_illegal_and_garbage_files(client: Client) -> None:
-    files = [upload("a.txt", ("Player: 阿明\n" + LEGAL_40).encode()), upload("b.txt", ILLEGAL.encode()),
-             upload("c.txt", b"\xff\xfe\x00garbage")]  # fmt: skip
+    files = [
+        upload("a.txt", ("Player: 阿明\n" + LEGAL_40).encode()),
+        upload("b.txt", ILLEGAL.encode()),
+        upload("c.txt", b"\xff\xfe\x00garbage"),
+    ]
     response = client.post("/check/many/", {"files": files, "format": "standard"})
     html = response.content.decode()
     assert response.status_code == 200

@@ -53,8 +53,16 @@ def test_legal_deck_exits_0(legal_file: Path) -> None:
 def test_illegal_deck_exits_1_and_lists_every_problem(illegal_file: Path) -> None:
     code, out, _ = run(str(illegal_file))
     assert code == 1
-    for problem in ("too_many_generals", "too_many_copies", "reinforcement_in_deck", "general_in_deck",
-                    "unknown_card", "invalid_count", "not_a_reinforcement", "too_few_cards"):  # fmt: skip
+    for problem in (
+        "too_many_generals",
+        "too_many_copies",
+        "reinforcement_in_deck",
+        "general_in_deck",
+        "unknown_card",
+        "invalid_count",
+        "not_a_reinforcement",
+        "too_few_cards",
+    ):
         assert problem in out, problem
 
 

@@ -60,9 +60,16 @@ def test_set_counts_by_form(alice_client: Client, alice) -> None:  # type: ignor
 
 @pytest.mark.parametrize(
     "data",
-    [{"action": "dec"}, {"action": "set", "quantity": "10000"}, {"action": "set", "quantity": "-1"},
-     {"action": "set", "quantity": "abc"}, {"action": "explode"}, {"action": "set"}, {"action": "set", "quantity": "1\x00"}],
-)  # fmt: skip
+    [
+        {"action": "dec"},
+        {"action": "set", "quantity": "10000"},
+        {"action": "set", "quantity": "-1"},
+        {"action": "set", "quantity": "abc"},
+        {"action": "explode"},
+        {"action": "set"},
+        {"action": "set", "quantity": "1\x00"},
+    ],
+)
 def test_bad_changes_are_400_with_a_message_and_change_nothing(alice_client: Client, alice, data: dict) -> None:  # type: ignore[no-untyped-def]
     own(alice, YXJQ_004=0)
     for htmx in (False, True):
@@ -142,8 +149,12 @@ def test_api_anonymous_gets_401(client: Client) -> None:
 
 def test_api_read_and_write(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
     assert api(alice_client, "get", "/api/collection/YXJQ-003/").json() == {
-        "card": "YXJQ-003", "name": "新兵", "set": "YXJQ", "quantity": 0, "foil_quantity": 0,
-    }  # fmt: skip
+        "card": "YXJQ-003",
+        "name": "新兵",
+        "set": "YXJQ",
+        "quantity": 0,
+        "foil_quantity": 0,
+    }
     assert (
         api(alice_client, "put", "/api/collection/YXJQ-003/", {"quantity": 4, "foil_quantity": 1}).json()["quantity"]
         == 4
@@ -157,9 +168,17 @@ def test_api_read_and_write(alice_client: Client, alice) -> None:  # type: ignor
 
 @pytest.mark.parametrize(
     "payload",
-    [{"add": -1}, {"quantity": 10000}, {"quantity": -1}, {"add": 1, "quantity": 2}, {}, {"quantity": "many"},
-     {"add": 10**20}, {"quantity": None}],
-)  # fmt: skip
+    [
+        {"add": -1},
+        {"quantity": 10000},
+        {"quantity": -1},
+        {"add": 1, "quantity": 2},
+        {},
+        {"quantity": "many"},
+        {"add": 10**20},
+        {"quantity": None},
+    ],
+)
 def test_api_bad_writes_are_400_and_change_nothing(alice_client: Client, alice, payload: dict) -> None:  # type: ignore[no-untyped-def]
     response = (
         api(alice_client, "patch", "/api/collection/YXJQ-003/", payload)

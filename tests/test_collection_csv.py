@@ -44,8 +44,10 @@ def test_export_has_a_bom_a_header_and_my_rows(alice_client: Client, alice) -> N
     ]
 
 
-@pytest.mark.parametrize(("value", "escaped"), [("=1+1", "'=1+1"), ("+SUM(A1)", "'+SUM(A1)"), ("-2", "'-2"),
-                                                ("@cmd", "'@cmd"), ("新兵", "新兵"), (3, "3")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("value", "escaped"),
+    [("=1+1", "'=1+1"), ("+SUM(A1)", "'+SUM(A1)"), ("-2", "'-2"), ("@cmd", "'@cmd"), ("新兵", "新兵"), (3, "3")],
+)
 def test_formula_cells_are_escaped(value: object, escaped: str) -> None:
     assert escape_cell(value) == escaped
 
@@ -100,9 +102,14 @@ def test_one_bad_row_changes_nothing_and_every_bad_row_is_reported(alice_client:
 
 @pytest.mark.parametrize(
     ("content", "message"),
-    [(b"\xff\xff\xff", "not text in UTF-8"), (b"\xff\xfe\x00\x01", "first row"), (b"foo,bar\n1,2\n", "first row"), (b"", "first row"),
-     (b"code,quantity\nYXJQ-003,1\x00\n", "NUL")],
-)  # fmt: skip
+    [
+        (b"\xff\xff\xff", "not text in UTF-8"),
+        (b"\xff\xfe\x00\x01", "first row"),
+        (b"foo,bar\n1,2\n", "first row"),
+        (b"", "first row"),
+        (b"code,quantity\nYXJQ-003,1\x00\n", "NUL"),
+    ],
+)
 def test_garbage_files_are_refused_whole(alice_client: Client, alice, content: bytes, message: str) -> None:  # type: ignore[no-untyped-def]
     response = upload(alice_client, content)
     assert response.status_code == 400 and message in response.content.decode()

@@ -69,8 +69,10 @@ def test_confirming_an_import_twice_at_once_applies_it_once(racer) -> None:  # t
     second = Client()
     second.cookies = first.cookies  # the same browser: one session, two tabs (or a double click)
 
-    statuses = at_once(lambda: first.post("/collection/import/", {"confirm": "1"}).status_code,
-                       lambda: second.post("/collection/import/", {"confirm": "1"}).status_code)  # fmt: skip
+    statuses = at_once(
+        lambda: first.post("/collection/import/", {"confirm": "1"}).status_code,
+        lambda: second.post("/collection/import/", {"confirm": "1"}).status_code,
+    )
     assert sorted(statuses) == [302, 400]
     assert CollectionEntry.objects.get(user=racer, card__code="YXJQ-003").quantity == 2
     assert CollectionChange.objects.filter(user=racer, source="import").count() == 2
@@ -84,8 +86,10 @@ def test_an_import_racing_a_plus_one_for_a_new_card_never_500s(racer) -> None:  
     assert client.post("/collection/import/", {"file": upload, "mode": "add"}).status_code == 200
     card = Card.objects.get(code="YXJQ-005")
 
-    results = at_once(lambda: client.post("/collection/import/", {"confirm": "1"}).status_code,
-                      lambda: change_counts(racer, card, add=1).quantity)  # fmt: skip
+    results = at_once(
+        lambda: client.post("/collection/import/", {"confirm": "1"}).status_code,
+        lambda: change_counts(racer, card, add=1).quantity,
+    )
     assert results[0] in (302, 400)
     quantity = CollectionEntry.objects.get(user=racer, card=card).quantity
     assert quantity == (3 if results[0] == 302 else 1)  # applied after the +1 was seen, or refused whole

@@ -114,8 +114,11 @@ def test_spot_checks_against_the_seed() -> None:
     new_recruit = CARDS["YXJQ-003"]
     assert (new_recruit["name"], new_recruit["cost"], new_recruit["power"], new_recruit["health"]) == ("新兵", 2, 1, 3)
     assert (new_recruit["troop_class"], new_recruit["affiliation"], new_recruit["tier"], new_recruit["stars"]) == (
-        "infantry", "江湖散人", "bronze", 1,
-    )  # fmt: skip
+        "infantry",
+        "江湖散人",
+        "bronze",
+        1,
+    )
     assert CARDS["YXJQ-015"]["stars"] == 5
     assert CARDS["WJ-008"]["tier"] == "gold" and CARDS["WJ-008"]["random_insert"] is True
     assert CARDS["WJ-001"]["faction"] == "shu" and CARDS["WJ-001"]["life"] == 35

@@ -14,10 +14,31 @@ def main_of(text: str) -> list[tuple[str, int, int | None]]:
 
 @pytest.mark.parametrize(
     "line",
-    ["3 新兵", "3x 新兵", "3X 新兵", "3 x 新兵", "3 × 新兵", "3×新兵", "新兵 x3", "新兵x3", "新兵 ×3", "3张 新兵",
-     "3張 新兵", "３ 新兵", "３　新兵", "3 YXJQ-003", "3 yxjq3", "3 新兵 (YXJQ-003)", "3 新兵（YXJQ-003）", "3 新 兵",
-     "  3   新兵   ", "3 新兵 # three of them", "3 新兵 // comment", "3 新兵 [YXJQ-003]"],
-)  # fmt: skip
+    [
+        "3 新兵",
+        "3x 新兵",
+        "3X 新兵",
+        "3 x 新兵",
+        "3 × 新兵",
+        "3×新兵",
+        "新兵 x3",
+        "新兵x3",
+        "新兵 ×3",
+        "3张 新兵",
+        "3張 新兵",
+        "３ 新兵",
+        "３　新兵",
+        "3 YXJQ-003",
+        "3 yxjq3",
+        "3 新兵 (YXJQ-003)",
+        "3 新兵（YXJQ-003）",
+        "3 新 兵",
+        "  3   新兵   ",
+        "3 新兵 # three of them",
+        "3 新兵 // comment",
+        "3 新兵 [YXJQ-003]",
+    ],
+)
 def test_every_count_form(line: str) -> None:
     assert main_of(line) == [("YXJQ-003", 3, 1)]
 

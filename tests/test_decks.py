@@ -80,8 +80,15 @@ def test_the_verdict_matches_rules_check_on_the_same_list(alice_client: Client, 
         assert f'data-code="{problem.code}"' in page
 
 
-@pytest.mark.parametrize("data", [{"action": "inc", "card": "NOPE"}, {"action": "fly", "card": "YXJQ-003"},
-                                  {"action": "set", "card": "YXJQ-003", "count": "1000"}, {"action": "inc", "card": "x\x00"}])  # fmt: skip
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"action": "inc", "card": "NOPE"},
+        {"action": "fly", "card": "YXJQ-003"},
+        {"action": "set", "card": "YXJQ-003", "count": "1000"},
+        {"action": "inc", "card": "x\x00"},
+    ],
+)
 def test_bad_builder_input_is_400_and_changes_nothing(alice_client: Client, alice, data: dict) -> None:  # type: ignore[no-untyped-def]
     deck = make_deck(alice, main={"YXJQ-003": 2})
     before = snapshot_of(deck)
@@ -103,8 +110,12 @@ def test_the_builder_update_costs_the_same_queries_whatever_the_deck_size(alice_
 
 def test_builder_search_uses_the_catalogue_search(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
     deck = make_deck(alice, main={})
-    response = alice_client.get(f"/decks/{deck.pk}/build/", {"q": "class:騎兵 set:yxjq"}, HTTP_HX_REQUEST="true",
-                                HTTP_HX_TARGET="search-results")  # fmt: skip
+    response = alice_client.get(
+        f"/decks/{deck.pk}/build/",
+        {"q": "class:騎兵 set:yxjq"},
+        HTTP_HX_REQUEST="true",
+        HTTP_HX_TARGET="search-results",
+    )
     html = response.content.decode()
     assert "<html" not in html and "YXJQ-007" in html and "YXJQ-003" not in html
     assert 'value="general"' in html  # 曹操 is a cavalry general: offered as the general
@@ -128,8 +139,12 @@ def test_owned_needed_and_missing_cards_to_the_wishlist(alice_client: Client, al
     html = alice_client.get(f"/decks/{deck.pk}/").content.decode()
     assert ">2/3<" in html and ">0/2<" in html and ">4/1<" in html
     api = alice_client.get(f"/api/decks/{deck.pk}/missing/").json()
-    assert api == {"missing": [{"card": "YXJQ-003", "name": "新兵", "needed": 3, "owned": 2, "missing": 1},
-                               {"card": "YXJQ-004", "name": "羽林內醫", "needed": 2, "owned": 0, "missing": 2}]}  # fmt: skip
+    assert api == {
+        "missing": [
+            {"card": "YXJQ-003", "name": "新兵", "needed": 3, "owned": 2, "missing": 1},
+            {"card": "YXJQ-004", "name": "羽林內醫", "needed": 2, "owned": 0, "missing": 2},
+        ]
+    }
     alice_client.post(f"/decks/{deck.pk}/want-missing/")
     wanted = {w.card.code: w.wanted for w in WishlistEntry.objects.filter(user=alice).select_related("card")}
     assert wanted == {"YXJQ-003": 1, "YXJQ-004": 2}
@@ -205,7 +220,11 @@ def test_deck_code_round_trip_and_stability(alice_client: Client, alice) -> None
     assert len(code) < 80 and code.replace("-", "").replace("_", "").isalnum()
     decoded = deckcode.decode(code)
     assert (decoded.format, decoded.general, decoded.main, decoded.reinforcements) == (
-        "standard", "WJ-001", data.main, data.reinforcements)  # fmt: skip
+        "standard",
+        "WJ-001",
+        data.main,
+        data.reinforcements,
+    )
     assert code in alice_client.get(f"/decks/{deck.pk}/").content.decode()
     alice_client.post("/decks/import/", {"name": "由代碼", "format": "classic", "text": code})
     copy = Deck.objects.get(owner=alice, name="由代碼")
@@ -232,8 +251,14 @@ def test_export_text_lists_the_general_first_and_round_trips(alice_client: Clien
 def test_private_decks_are_404_for_others_and_never_listed(alice, bob_client: Client, client: Client) -> None:  # type: ignore[no-untyped-def]
     private = make_deck(alice, name="秘密")
     public = make_deck(alice, name="公開", public=True)
-    for url in (f"/decks/{private.pk}/", f"/decks/{private.pk}/history/", f"/decks/{private.pk}/export.txt",
-                f"/decks/{private.pk}/sheet/", f"/api/decks/{private.pk}/", f"/api/decks/{private.pk}/legality/"):  # fmt: skip
+    for url in (
+        f"/decks/{private.pk}/",
+        f"/decks/{private.pk}/history/",
+        f"/decks/{private.pk}/export.txt",
+        f"/decks/{private.pk}/sheet/",
+        f"/api/decks/{private.pk}/",
+        f"/api/decks/{private.pk}/legality/",
+    ):
         assert bob_client.get(url).status_code == 404, url
         assert client.get(url).status_code in (401, 404), url
     assert bob_client.get(f"/decks/{private.pk}/build/").status_code == 404
@@ -274,8 +299,14 @@ def test_the_registration_sheet_holds_every_entry(alice_client: Client, alice) -
 
 def test_description_markdown_is_rendered_safely(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
     deck = make_deck(alice)
-    alice_client.post(f"/decks/{deck.pk}/build/", {"name": "x", "format": "standard",
-                      "description": "**強**\n\n<script>alert(1)</script> [a](javascript:alert(1)) <img src=x onerror=alert(1)>"})  # fmt: skip
+    alice_client.post(
+        f"/decks/{deck.pk}/build/",
+        {
+            "name": "x",
+            "format": "standard",
+            "description": "**強**\n\n<script>alert(1)</script> [a](javascript:alert(1)) <img src=x onerror=alert(1)>",
+        },
+    )
     html = alice_client.get(f"/decks/{deck.pk}/").content.decode()
     assert "<strong>強</strong>" in html
     assert "<script>alert" not in html and "javascript:" not in html and "onerror" not in html
@@ -283,8 +314,12 @@ def test_description_markdown_is_rendered_safely(alice_client: Client, alice) ->
 
 def test_builder_search_takes_the_catalogue_filters_too(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
     deck = make_deck(alice, main={})
-    response = alice_client.get(f"/decks/{deck.pk}/build/", {"set": "YXJQ", "kind": "tactic", "sort": "-cost"},
-                                HTTP_HX_REQUEST="true", HTTP_HX_TARGET="search-results")  # fmt: skip
+    response = alice_client.get(
+        f"/decks/{deck.pk}/build/",
+        {"set": "YXJQ", "kind": "tactic", "sort": "-cost"},
+        HTTP_HX_REQUEST="true",
+        HTTP_HX_TARGET="search-results",
+    )
     html = response.content.decode()
     assert html.count('name="card"') == 4 and html.index("YXJQ-001") < html.index("YXJQ-002")  # cost 3 before 1
 

@@ -26,8 +26,19 @@ def test_build_a_legal_deck_through_the_api(alice_client: Client, alice) -> None
     assert response.status_code == 201, response.json()
     data = response.json()
     assert data["legal"] is True and data["main_deck_count"] == 40 and data["general"] == "WJ-001"
-    assert set(data) >= {"id", "name", "format", "general", "cards", "reinforcements", "description", "public",
-                         "created", "updated", "deck_code"}  # fmt: skip
+    assert set(data) >= {
+        "id",
+        "name",
+        "format",
+        "general",
+        "cards",
+        "reinforcements",
+        "description",
+        "public",
+        "created",
+        "updated",
+        "deck_code",
+    }
     deck = Deck.objects.get(pk=data["id"])
     assert deck.owner == alice and snapshot_of(deck).main == LEGAL_MAIN
     assert alice_client.get(f"/api/decks/{deck.pk}/legality/").json()["legal"] is True
@@ -44,11 +55,20 @@ def test_post_accepts_a_list_or_a_deck_code_and_card_aliases(alice_client: Clien
 
 @pytest.mark.parametrize(
     "payload",
-    [{}, {"name": "x", "cards": [{"card": "NOPE", "count": 1}]}, {"name": "x", "cards": [{"card": "YXJQ-003", "count": 0}]},
-     {"name": "x", "cards": [{"card": "YXJQ-003", "count": 1000}]}, {"name": "x", "general": "GHOST"},
-     {"name": "x", "list": "3 不存在"}, {"name": "x", "deck_code": "!!!"}, {"name": "x", "list": "3 新兵", "cards": []},
-     {"name": 5}, {"name": "x", "format": "vintage"}, {"name": "x\x00"}],
-)  # fmt: skip
+    [
+        {},
+        {"name": "x", "cards": [{"card": "NOPE", "count": 1}]},
+        {"name": "x", "cards": [{"card": "YXJQ-003", "count": 0}]},
+        {"name": "x", "cards": [{"card": "YXJQ-003", "count": 1000}]},
+        {"name": "x", "general": "GHOST"},
+        {"name": "x", "list": "3 不存在"},
+        {"name": "x", "deck_code": "!!!"},
+        {"name": "x", "list": "3 新兵", "cards": []},
+        {"name": 5},
+        {"name": "x", "format": "vintage"},
+        {"name": "x\x00"},
+    ],
+)
 def test_bad_input_is_400_and_creates_nothing(alice_client: Client, alice, payload: dict) -> None:  # type: ignore[no-untyped-def]
     response = send(alice_client, "post", "/api/decks/", payload)
     assert response.status_code == 400, response.json()

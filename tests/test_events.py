@@ -26,8 +26,9 @@ def local(moment) -> str:  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def event(alice) -> Event:  # type: ignore[no-untyped-def]
-    return Event.objects.create(organiser=alice, name="台北站", format="standard",
-                                deadline=timezone.now() + timedelta(days=2))  # fmt: skip
+    return Event.objects.create(
+        organiser=alice, name="台北站", format="standard", deadline=timezone.now() + timedelta(days=2)
+    )
 
 
 def send(client: Client, event: Event, **data: object):  # type: ignore[no-untyped-def]
@@ -36,8 +37,9 @@ def send(client: Client, event: Event, **data: object):  # type: ignore[no-untyp
 
 def test_an_organiser_creates_an_event_and_gets_a_link(alice_client: Client) -> None:
     deadline = timezone.now() + timedelta(days=3)
-    response = alice_client.post("/events/", {"name": "春季賽", "format": "standard", "deadline": local(deadline),
-                                              "starts_on": "2026-12-12"})  # fmt: skip
+    response = alice_client.post(
+        "/events/", {"name": "春季賽", "format": "standard", "deadline": local(deadline), "starts_on": "2026-12-12"}
+    )
     event = Event.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/events/{event.pk}/"
     assert abs((event.deadline - deadline).total_seconds()) < 60  # read in the site's time zone
@@ -160,8 +162,9 @@ def test_nothing_changes_after_the_lock(event: Event, alice_client: Client, bob_
     assert event.locked_at == locked_at
 
 
-def test_the_organiser_sees_every_list_with_its_verdict(event: Event, alice_client: Client, bob_client: Client,
-                                                        charlie) -> None:  # type: ignore[no-untyped-def]  # fmt: skip
+def test_the_organiser_sees_every_list_with_its_verdict(
+    event: Event, alice_client: Client, bob_client: Client, charlie
+) -> None:  # type: ignore[no-untyped-def]
     from tests.conftest import logged_in
 
     send(bob_client, event, list=LEGAL_40)
@@ -187,8 +190,9 @@ def test_the_organiser_sees_every_list_with_its_verdict(event: Event, alice_clie
     assert "Bob 王" in sheets and "台北站" in sheets and '<td class="code">YXJQ-003</td>' in sheets
 
 
-def test_the_organiser_can_remove_a_list_and_replace_the_link(event: Event, alice_client: Client,
-                                                              bob_client: Client) -> None:  # fmt: skip
+def test_the_organiser_can_remove_a_list_and_replace_the_link(
+    event: Event, alice_client: Client, bob_client: Client
+) -> None:
     send(bob_client, event, list=LEGAL_40)
     submission = Submission.objects.get()
     assert alice_client.post(f"/events/{event.pk}/submissions/{submission.pk}/remove/").status_code == 302
@@ -208,8 +212,12 @@ def test_one_organiser_never_sees_anothers_event(event: Event, bob_client: Clien
     submission = Submission.objects.get()
     for url in (f"/events/{event.pk}/", f"/events/{event.pk}/export.csv", f"/events/{event.pk}/sheets/"):
         assert bob_client.get(url).status_code == 404
-    for url in (f"/events/{event.pk}/lock/", f"/events/{event.pk}/link/",
-                f"/events/{event.pk}/submissions/{submission.pk}/remove/", f"/events/{event.pk}/"):  # fmt: skip
+    for url in (
+        f"/events/{event.pk}/lock/",
+        f"/events/{event.pk}/link/",
+        f"/events/{event.pk}/submissions/{submission.pk}/remove/",
+        f"/events/{event.pk}/",
+    ):
         assert (
             bob_client.post(url, {"name": "taken", "format": "standard", "deadline": "2099-01-01T10:00"}).status_code
             == 404
@@ -221,8 +229,11 @@ def test_one_organiser_never_sees_anothers_event(event: Event, bob_client: Clien
 
 def test_the_batch_page_saves_its_lists_as_an_event(alice_client: Client, alice, client: Client) -> None:  # type: ignore[no-untyped-def]
     def files() -> list[SimpleUploadedFile]:
-        return [SimpleUploadedFile("a.txt", ("Player: 阿明\n" + LEGAL_40).encode()),
-                SimpleUploadedFile("b.txt", ILLEGAL.encode()), SimpleUploadedFile("c.txt", b"\xff\xfe\x00garbage")]  # fmt: skip
+        return [
+            SimpleUploadedFile("a.txt", ("Player: 阿明\n" + LEGAL_40).encode()),
+            SimpleUploadedFile("b.txt", ILLEGAL.encode()),
+            SimpleUploadedFile("c.txt", b"\xff\xfe\x00garbage"),
+        ]
 
     # the check page hands a named save over to the events app, keeping the method and files
     handed = client.post("/check/many/", {"files": files(), "format": "standard", "save_as": "x"})

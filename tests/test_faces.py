@@ -82,8 +82,9 @@ def test_faces_in_the_grid_the_card_page_and_the_deck_page(client: Client, alice
         alice_client.get(f"/decks/{deck.pk}/").content.decode().count('<svg class="face') == 15
     )  # the general, then one per entry
 
-    search = alice_client.get(f"/decks/{deck.pk}/build/?q=&set=YXJQ&kind=tactic", HTTP_HX_REQUEST="true",
-                              HTTP_HX_TARGET="search-results").content.decode()  # fmt: skip
+    search = alice_client.get(
+        f"/decks/{deck.pk}/build/?q=&set=YXJQ&kind=tactic", HTTP_HX_REQUEST="true", HTTP_HX_TARGET="search-results"
+    ).content.decode()
     assert search.count('<svg class="face') == 4  # the builder's search results
 
 

@@ -18,10 +18,32 @@ from tests.deck_helpers import make_deck
 pytestmark = pytest.mark.django_db
 
 HOSTILE = [
-    "\x00", "\ud800", "a\udfffb", "\u202egpj.exe", "\u2066x\u2069", "x" * 100_000, "[" * 5000, "-1", "1e309",
-    "99999999999999999999999", "０", "NaN", "<script>alert(1)</script>", "../../etc/passwd", "%00", "", " ",
-    "武將: 劉備\n3 新兵", "YXJQ-003", "on", "inc", "delete", "2026-12-21", "2026-12-21T10:00", "9999-12-31T23:59",
-]  # fmt: skip
+    "\x00",
+    "\ud800",
+    "a\udfffb",
+    "\u202egpj.exe",
+    "\u2066x\u2069",
+    "x" * 100_000,
+    "[" * 5000,
+    "-1",
+    "1e309",
+    "99999999999999999999999",
+    "０",
+    "NaN",
+    "<script>alert(1)</script>",
+    "../../etc/passwd",
+    "%00",
+    "",
+    " ",
+    "武將: 劉備\n3 新兵",
+    "YXJQ-003",
+    "on",
+    "inc",
+    "delete",
+    "2026-12-21",
+    "2026-12-21T10:00",
+    "9999-12-31T23:59",
+]
 values = st.one_of(st.sampled_from(HOSTILE), st.text(max_size=50), st.integers().map(str))
 
 FORMS: dict[str, list[str]] = {

@@ -84,8 +84,9 @@ def front(maintainer: Client, django_capture_on_commit_callbacks) -> CardImage: 
     return CardImage.objects.get()
 
 
-def test_a_refused_replacement_keeps_the_picture_already_there(maintainer: Client, media_root: Path,
-                                                               front: CardImage) -> None:  # fmt: skip
+def test_a_refused_replacement_keeps_the_picture_already_there(
+    maintainer: Client, media_root: Path, front: CardImage
+) -> None:
     stored = front
     before = stored_files(media_root)
     change = f"/admin/catalog/cardimage/{stored.pk}/change/"
@@ -213,15 +214,25 @@ def test_only_maintainers_can_upload(alice_client: Client, charlie_client: Clien
 
 
 def test_pictures_upload_through_the_card_page_of_the_admin(charlie, charlie_client: Client, media_root: Path) -> None:  # type: ignore[no-untyped-def]
-    charlie.user_permissions.add(*Permission.objects.filter(codename__in=["change_card", "view_card", "add_cardimage",
-                                                                          "change_cardimage", "view_cardimage"]))  # fmt: skip
+    charlie.user_permissions.add(
+        *Permission.objects.filter(
+            codename__in=["change_card", "view_card", "add_cardimage", "change_cardimage", "view_cardimage"]
+        )
+    )
     card = Card.objects.get(code="YXJQ-003")
     page = charlie_client.get(f"/admin/catalog/card/{card.pk}/change/")
     form = page.context["adminform"].form
     data = {name: ("" if value is None else value) for name, value in form.initial.items() if name in form.fields}
-    data.update({"images-TOTAL_FORMS": "1", "images-INITIAL_FORMS": "0", "images-MIN_NUM_FORMS": "0",
-                 "images-MAX_NUM_FORMS": "2", "images-0-side": "front",
-                 "images-0-upload": SimpleUploadedFile("s.jpg", picture_bytes("JPEG"))})  # fmt: skip
+    data.update(
+        {
+            "images-TOTAL_FORMS": "1",
+            "images-INITIAL_FORMS": "0",
+            "images-MIN_NUM_FORMS": "0",
+            "images-MAX_NUM_FORMS": "2",
+            "images-0-side": "front",
+            "images-0-upload": SimpleUploadedFile("s.jpg", picture_bytes("JPEG")),
+        }
+    )
     data["set"] = card.set_id
     response = charlie_client.post(f"/admin/catalog/card/{card.pk}/change/", data)
     assert response.status_code == 302, response.context["errors"] if response.context else response
@@ -229,14 +240,19 @@ def test_pictures_upload_through_the_card_page_of_the_admin(charlie, charlie_cli
     assert stored.image.name.startswith(f"cards/{card.pk}/front-") and len(stored_files(media_root)) == 3
 
 
-def test_the_api_gives_each_card_its_face_and_pictures(maintainer: Client, client: Client,
-                                                       django_capture_on_commit_callbacks) -> None:  # type: ignore[no-untyped-def]  # fmt: skip
+def test_the_api_gives_each_card_its_face_and_pictures(
+    maintainer: Client, client: Client, django_capture_on_commit_callbacks
+) -> None:  # type: ignore[no-untyped-def]
     upload(maintainer, "WJ-001", picture_bytes("PNG", (900, 1260)), "a.png", capture=django_capture_on_commit_callbacks)
     stored = CardImage.objects.get()
     card = client.get("/api/cards/WJ-001/").json()
     assert card["face"] == "/cards/WJ-001/face.svg" and card["pictures"]["back"] is None
     front = card["pictures"]["front"]
-    assert front == {"url": f"/media/{stored.image.name}", "width": 900, "height": 1260,
-                     "thumbnails": {w: f"/media/{n}" for w, n in stored.thumbnails.items()}}  # fmt: skip
+    assert front == {
+        "url": f"/media/{stored.image.name}",
+        "width": 900,
+        "height": 1260,
+        "thumbnails": {w: f"/media/{n}" for w, n in stored.thumbnails.items()},
+    }
     assert client.get("/api/cards/WJ-002/").json()["pictures"] == {"front": None, "back": None}
     assert client.get(front["thumbnails"]["200"]).status_code == 200

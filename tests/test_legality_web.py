@@ -43,14 +43,22 @@ def test_api_structured_deck_accepts_aliases_and_names(client: Client) -> None:
 def test_api_structured_problems(client: Client) -> None:
     status, data = post_api(
         client,
-        {"format": "classic", "general": None, "cards": [{"card": "YJ-001", "count": 1}, {"card": "nothing", "count": 2},
-                                                        {"card": "新兵", "count": 100}],
-         "reinforcements": [{"card": "新兵", "count": 1}]},
-    )  # fmt: skip
+        {
+            "format": "classic",
+            "general": None,
+            "cards": [{"card": "YJ-001", "count": 1}, {"card": "nothing", "count": 2}, {"card": "新兵", "count": 100}],
+            "reinforcements": [{"card": "新兵", "count": 1}],
+        },
+    )
     assert status == 200
     assert [p["code"] for p in data["problems"]] == [
-        "unknown_card", "invalid_count", "no_general", "reinforcement_in_deck", "not_a_reinforcement", "too_few_cards",
-    ]  # fmt: skip
+        "unknown_card",
+        "invalid_count",
+        "no_general",
+        "reinforcement_in_deck",
+        "not_a_reinforcement",
+        "too_few_cards",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -144,6 +152,9 @@ def test_adapter_resolves_what_players_type() -> None:
     assert parsed.problems == []
     assert verdict.general == "WJ-001"
     assert [(e.card.code, e.count) for e in parsed.deck.main] == [
-        ("YXJQ-009", 3), ("YXJQ-003", 3), ("五道·001", 2), ("YXJQ-009", 1),
-    ]  # fmt: skip
+        ("YXJQ-009", 3),
+        ("YXJQ-003", 3),
+        ("五道·001", 2),
+        ("YXJQ-009", 1),
+    ]
     assert "too_many_copies" in [p.code for p in verdict.problems]  # 3 + 1 校場監軍, by name

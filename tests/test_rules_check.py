@@ -147,9 +147,14 @@ def test_every_problem_is_reported_not_just_the_first() -> None:
     deck = deck_of({"YXJQ-003": 5, "YJ-001": 1, "WJ-002": 1, "YXJQ-002": 0}, reinforcements={"YXJQ-004": 1})
     deck.generals.append(Entry(card("YCWJ-001")))
     assert set(codes(check(deck, STANDARD))) == {
-        "too_many_copies", "reinforcement_in_deck", "general_in_deck", "invalid_count", "not_a_reinforcement",
-        "too_many_generals", "too_few_cards",
-    }  # fmt: skip
+        "too_many_copies",
+        "reinforcement_in_deck",
+        "general_in_deck",
+        "invalid_count",
+        "not_a_reinforcement",
+        "too_many_generals",
+        "too_few_cards",
+    }
 
 
 def test_each_problem_has_code_severity_cards_lines_and_two_languages() -> None:
@@ -193,9 +198,13 @@ def test_a_ban_list_written_in_simplified_matches_the_printed_name() -> None:
 
 @pytest.mark.parametrize(
     "record",
-    [{"min_cards": 50, "max_cards": 40, "copy_limit": 3}, {"min_cards": "40", "max_cards": 60, "copy_limit": 3},
-     {"min_cards": 40, "max_cards": 60}, {"min_cards": 40, "max_cards": 60, "copy_limit": 3, "copy_limits": {"x": -1}}],
-)  # fmt: skip
+    [
+        {"min_cards": 50, "max_cards": 40, "copy_limit": 3},
+        {"min_cards": "40", "max_cards": 60, "copy_limit": 3},
+        {"min_cards": 40, "max_cards": 60},
+        {"min_cards": 40, "max_cards": 60, "copy_limit": 3, "copy_limits": {"x": -1}},
+    ],
+)
 def test_bad_format_data_fails_loudly(record: dict) -> None:
     with pytest.raises(FormatError):
         build_format("broken", record)

@@ -23,17 +23,28 @@ def found(client: Client, q: str) -> list[str]:
 @pytest.mark.parametrize(
     ("q", "code"),
     [
-        ("劉備", "WJ-001"), ("刘备", "WJ-001"),                 # Traditional and Simplified
-        ("校場監軍", "YXJQ-009"), ("校场监军", "YXJQ-009"),
-        ("liubei", "WJ-001"), ("liu bei", "WJ-001"), ("liú bèi", "WJ-001"), ("Liu Bei", "WJ-001"),  # full pinyin
-        ("lb", "WJ-001"),                                       # initials
-        ("liub", "WJ-001"),                                     # prefix
-        ("changgong", "LSHJ-016"), ("zhanggong", "LSHJ-016"),   # 長弓戍卒: every reading of 長
-        ("jiaochang", "YXJQ-009"), ("xiaochang", "YXJQ-009"),   # 校場監軍: every reading of 校
-        ("YXJQ-003", "YXJQ-003"), ("yxjq3", "YXJQ-003"), ("yxjq003", "YXJQ-003"),  # codes
-        ("wd1", "五道·001"), ("WD-001", "五道·001"), ("五道·001", "五道·001"),
+        ("劉備", "WJ-001"),
+        ("刘备", "WJ-001"),  # Traditional and Simplified
+        ("校場監軍", "YXJQ-009"),
+        ("校场监军", "YXJQ-009"),
+        ("liubei", "WJ-001"),
+        ("liu bei", "WJ-001"),
+        ("liú bèi", "WJ-001"),
+        ("Liu Bei", "WJ-001"),  # full pinyin
+        ("lb", "WJ-001"),  # initials
+        ("liub", "WJ-001"),  # prefix
+        ("changgong", "LSHJ-016"),
+        ("zhanggong", "LSHJ-016"),  # 長弓戍卒: every reading of 長
+        ("jiaochang", "YXJQ-009"),
+        ("xiaochang", "YXJQ-009"),  # 校場監軍: every reading of 校
+        ("YXJQ-003", "YXJQ-003"),
+        ("yxjq3", "YXJQ-003"),
+        ("yxjq003", "YXJQ-003"),  # codes
+        ("wd1", "五道·001"),
+        ("WD-001", "五道·001"),
+        ("五道·001", "五道·001"),
     ],
-)  # fmt: skip
+)
 def test_each_way_of_typing_finds_the_card_first(client: Client, q: str, code: str) -> None:
     assert found(client, q)[0] == code
 
@@ -59,18 +70,47 @@ def test_ranking_exact_name_then_prefix_then_pinyin_then_text(client: Client) ->
 @pytest.mark.parametrize(
     ("q", "count"),
     [
-        ("set:yxjq", 27), ("s:LSHJ", 34), ("系列:詭謀官渡", 40), ("set:五道", 112),
-        ("kind:tactic", 36), ("k:錦囊", 36), ("种类:锦囊", 36),
-        ("class:cavalry set:yxjq", 5), ("c:騎兵 s:yxjq", 5), ("类型:骑兵 s:yxjq", 5), ("class:Cavalry s:yxjq", 5),
-        ("faction:wei", 7), ("f:魏", 7), ("陣營:yuan", 5),
-        ("affiliation:羽林", 3), ("a:羽林", 3), ("所属:黄巾军", 5),
-        ("tier:gold", 1), ("r:金", 1), ("等级:铜", 34),
-        ("stars:5", 4), ("stars=5", 4), ("stars>=4", 17), ("stars>4", 4), ("stars<2", 13), ("stars<=1", 13), ("stars!=1", 47),
-        ("cost:9", 1), ("cost<=1", 3), ("費用>=6", 3), ("power>3", 6), ("health>=5", 6), ("life>=36", 2),
-        ("speed:fast", 13), ("speed:快速", 13), ("element:fire", 3), ("e:火", 3),
-        ('text:"造成2點傷害"', 4), ('t:"造成2点伤害"', 4),
+        ("set:yxjq", 27),
+        ("s:LSHJ", 34),
+        ("系列:詭謀官渡", 40),
+        ("set:五道", 112),
+        ("kind:tactic", 36),
+        ("k:錦囊", 36),
+        ("种类:锦囊", 36),
+        ("class:cavalry set:yxjq", 5),
+        ("c:騎兵 s:yxjq", 5),
+        ("类型:骑兵 s:yxjq", 5),
+        ("class:Cavalry s:yxjq", 5),
+        ("faction:wei", 7),
+        ("f:魏", 7),
+        ("陣營:yuan", 5),
+        ("affiliation:羽林", 3),
+        ("a:羽林", 3),
+        ("所属:黄巾军", 5),
+        ("tier:gold", 1),
+        ("r:金", 1),
+        ("等级:铜", 34),
+        ("stars:5", 4),
+        ("stars=5", 4),
+        ("stars>=4", 17),
+        ("stars>4", 4),
+        ("stars<2", 13),
+        ("stars<=1", 13),
+        ("stars!=1", 47),
+        ("cost:9", 1),
+        ("cost<=1", 3),
+        ("費用>=6", 3),
+        ("power>3", 6),
+        ("health>=5", 6),
+        ("life>=36", 2),
+        ("speed:fast", 13),
+        ("speed:快速", 13),
+        ("element:fire", 3),
+        ("e:火", 3),
+        ('text:"造成2點傷害"', 4),
+        ('t:"造成2点伤害"', 4),
     ],
-)  # fmt: skip
+)
 def test_every_keyword(client: Client, q: str, count: int) -> None:
     assert len(found(client, q)) == count
 
@@ -135,8 +175,27 @@ def test_the_page_shows_the_error_not_a_500(client: Client) -> None:
 
 def test_the_syntax_help_page_lists_every_keyword_with_examples(client: Client) -> None:
     html = client.get("/cards/syntax/").content.decode()
-    for word in ("set", "kind", "class", "faction", "affiliation", "tier", "stars", "cost", "power", "health",
-                 "life", "speed", "element", "text", "系列", "陣營", "cost&lt;=3", "or", "-kind:general"):  # fmt: skip
+    for word in (
+        "set",
+        "kind",
+        "class",
+        "faction",
+        "affiliation",
+        "tier",
+        "stars",
+        "cost",
+        "power",
+        "health",
+        "life",
+        "speed",
+        "element",
+        "text",
+        "系列",
+        "陣營",
+        "cost&lt;=3",
+        "or",
+        "-kind:general",
+    ):
         assert word in html, word
     assert 'href="/cards/?q=class%3A%E9%A8%8E%E5%85%B5"' in html  # examples are links
 
@@ -163,9 +222,21 @@ def test_a_maintainers_correction_in_the_admin_is_searchable_at_once(charlie) ->
     admin = Client()
     admin.force_login(charlie)
     card = Card.objects.get(code="YXJQ-003")
-    data = {"code": card.code, "name": "新兵甲", "set": card.set_id, "kind": card.kind, "cost": 2, "power": 1,
-            "health": 3, "troop_class": "infantry", "affiliation": "江湖散人", "tier": "bronze", "stars": 1,
-            "images-TOTAL_FORMS": "0", "images-INITIAL_FORMS": "0"}  # the card pictures inline, left alone  # fmt: skip
+    data = {
+        "code": card.code,
+        "name": "新兵甲",
+        "set": card.set_id,
+        "kind": card.kind,
+        "cost": 2,
+        "power": 1,
+        "health": 3,
+        "troop_class": "infantry",
+        "affiliation": "江湖散人",
+        "tier": "bronze",
+        "stars": 1,
+        "images-TOTAL_FORMS": "0",
+        "images-INITIAL_FORMS": "0",
+    }  # the card pictures inline, left alone
     response = admin.post(f"/admin/catalog/card/{card.pk}/change/", data)
     assert response.status_code == 302, response.content.decode()[:2000]
     assert found(admin, "xinbingjia") == ["YXJQ-003"]

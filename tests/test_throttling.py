@@ -14,11 +14,17 @@ from webutil.throttling import client_ip
 pytestmark = pytest.mark.django_db
 
 LOCAL = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "t-default",
-                "OPTIONS": {"MAX_ENTRIES": 2000}},
-    "throttle": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "t-throttle",
-                 "OPTIONS": {"MAX_ENTRIES": 1_000_000}},
-}  # fmt: skip
+    "default": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "t-default",
+        "OPTIONS": {"MAX_ENTRIES": 2000},
+    },
+    "throttle": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "t-throttle",
+        "OPTIONS": {"MAX_ENTRIES": 1_000_000},
+    },
+}
 
 
 @pytest.fixture(autouse=True)

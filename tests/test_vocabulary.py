@@ -21,10 +21,12 @@ pytestmark = pytest.mark.django_db
 
 # Golden values: if one changes, codes that players saved or printed no longer read.
 GOLDEN = [
-    (("standard", "WJ-001", {"YXJQ-003": 3, "LSHJ-010": 2, "五道·001": 1, "GMGD-024": 3}, {"YJ-001": 1}),
-     "AQAEAQQAAwMBCgICGAMDAQEBBwEB"),
+    (
+        ("standard", "WJ-001", {"YXJQ-003": 3, "LSHJ-010": 2, "五道·001": 1, "GMGD-024": 3}, {"YJ-001": 1}),
+        "AQAEAQQAAwMBCgICGAMDAQEBBwEB",
+    ),
     (("classic", None, {"YXJQ-001": 1}, {}), "AQH_AQABAQA"),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize(("deck", "code"), GOLDEN)
@@ -65,8 +67,13 @@ def test_format_names_are_in_the_readers_language(alice, english) -> None:  # ty
 
 
 def test_saving_event_settings_unchanged_changes_nothing(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
-    event = Event.objects.create(organiser=alice, name="台北站", format="classic", starts_on=date(2026, 12, 21),
-                                 deadline=timezone.now() + timedelta(days=2))  # fmt: skip
+    event = Event.objects.create(
+        organiser=alice,
+        name="台北站",
+        format="classic",
+        starts_on=date(2026, 12, 21),
+        deadline=timezone.now() + timedelta(days=2),
+    )
     for language in ("zh-hant", "zh-hans", "en"):
         alice_client.post("/i18n/setlang/", {"language": language, "next": "/"})
         form = alice_client.get(f"/events/{event.pk}/").context["form"]

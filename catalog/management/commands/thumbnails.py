@@ -22,8 +22,9 @@ class Command(BaseCommand):
     def handle(self, *args: Any, missing: bool = False, **options: Any) -> None:
         rows = list(CardImage.objects.select_related("card"))
         if missing:
-            rows = [r for r in rows if not all(default_storage.exists(n) for n in r.thumbnails.values())
-                    or not r.thumbnails]  # fmt: skip
+            rows = [
+                r for r in rows if not all(default_storage.exists(n) for n in r.thumbnails.values()) or not r.thumbnails
+            ]
         done, failed = 0, []
         # The bar goes to stderr (what tqdm is for); the summary to stdout, for scripts.
         for row in tqdm(rows, desc="thumbnails", unit="picture", file=self.stderr._out, disable=not rows):
