@@ -42,7 +42,7 @@ class ThrottledLoginMixin:
         if waits:
             raise forms.ValidationError(wait_message(max(waits)), code="throttled")
         try:
-            return super().clean()  # type: ignore[misc,no-any-return]
+            return super().clean()  # type: ignore[misc]  # the mixin's base is the form it is mixed into
         except forms.ValidationError:
             for key, limit in keys:
                 hit(key, limit)

@@ -14,8 +14,9 @@ from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.models import User
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -33,13 +34,14 @@ from accounts.forms import (
 from collection.models import ShareLink
 from collection.services import set_sharing
 from events.services import release_user
+from webutil.requests import AuthedRequest, HtmxHttpRequest
 from webutil.throttling import client_ip, hit
 
 
-def signup(request: HttpRequest) -> HttpResponse:
+def signup(request: HtmxHttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("account")
-    form = UserCreationForm(request.POST or None)
+    form: UserCreationForm[User] = UserCreationForm(request.POST or None)
     if request.method == "POST" and (wait := hit(f"signup:ip:{client_ip(request)}", SIGNUP_PER_ADDRESS)) is not None:
         form.is_valid()
         form.add_error(None, wait_message(wait))
@@ -54,7 +56,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @never_cache  # the page shows the API token: no cache, shared or private, may keep it
-def account(request: HttpRequest) -> HttpResponse:
+def account(request: AuthedRequest) -> HttpResponse:
     token = Token.objects.filter(user=request.user).first()
     share = ShareLink.objects.filter(user=request.user).first()
     return render(request, "accounts/account.html", {"token": token, "share": share})
@@ -88,7 +90,7 @@ class PasswordResetView(auth_views.PasswordResetView):
 
 @login_required
 @never_cache
-def delete_account(request: HttpRequest) -> HttpResponse:
+def delete_account(request: AuthedRequest) -> HttpResponse:
     """Delete my account after my password: my collection, decks, lists and tokens go; events I
     organised are deleted or handed over, as I choose."""
     form = DeleteAccountForm(request.POST or None, user=request.user)
@@ -105,7 +107,7 @@ def delete_account(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def token_create(request: HttpRequest) -> HttpResponse:
+def token_create(request: AuthedRequest) -> HttpResponse:
     # A new token replaces the old one: a leaked token is revoked by making a new one.
     Token.objects.filter(user=request.user).delete()
     Token.objects.create(user=request.user)
@@ -115,7 +117,7 @@ def token_create(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def token_revoke(request: HttpRequest) -> HttpResponse:
+def token_revoke(request: AuthedRequest) -> HttpResponse:
     Token.objects.filter(user=request.user).delete()
     messages.success(request, _("Your API token was revoked."))
     return redirect("account")
@@ -123,7 +125,7 @@ def token_revoke(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def sharing(request: HttpRequest) -> HttpResponse:
+def sharing(request: AuthedRequest) -> HttpResponse:
     action = request.POST.get("action")
     if action not in ("on", "off", "new"):
         messages.error(request, _("Unknown sharing action."))

@@ -1,8 +1,13 @@
+from __future__ import annotations
+
+from typing import Any
+
 from django import forms
 from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.core.files.storage import default_storage
 from django.db import transaction
+from django.http import HttpRequest
 from django.utils.html import format_html
 
 from catalog import cache_version, images
@@ -27,12 +32,12 @@ class CardImageForm(forms.ModelForm):
         model = CardImage
         fields = ["card", "side"]
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.cleaned_image: images.CleanImage | None = None
         self.fields["upload"].required = self.instance.pk is None
 
-    def clean_upload(self):  # type: ignore[no-untyped-def]
+    def clean_upload(self) -> Any:
         upload = self.cleaned_data.get("upload")
         if upload:
             try:
@@ -83,7 +88,7 @@ class CardImageAdmin(admin.ModelAdmin):
     def picture(self, obj: CardImage) -> str:
         return preview(obj)
 
-    def save_model(self, request, obj, form, change):  # type: ignore[no-untyped-def]
+    def save_model(self, request: HttpRequest, obj: CardImage, form: Any, change: bool) -> None:
         save_card_image(obj, form)
 
 
@@ -96,14 +101,14 @@ class CardAdmin(admin.ModelAdmin):
     list_select_related = ["set"]
     inlines = [CardImageInline]
 
-    def save_model(self, request, obj, form, change):  # type: ignore[no-untyped-def]
+    def save_model(self, request: HttpRequest, obj: Card, form: Any, change: bool) -> None:
         # A maintainer's correction must refresh the search keys and every cached answer.
         obj.compute_derived()
         super().save_model(request, obj, form, change)
         rebuild_search_keys([obj])
         transaction.on_commit(cache_version.bump)  # once the correction is visible to every reader
 
-    def save_formset(self, request, form, formset, change):  # type: ignore[no-untyped-def]
+    def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
         if formset.model is not CardImage:
             return super().save_formset(request, form, formset, change)
         formset.save(commit=False)

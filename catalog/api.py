@@ -66,10 +66,10 @@ class CatalogueCacheMixin:
             content, content_type = cached
             return self._cacheable(HttpResponse(content, content_type=content_type), etag)
         self._store_as = digest
-        return super().get(request, *args, **kwargs)  # type: ignore[misc]
+        return super().get(request, *args, **kwargs)  # type: ignore[misc]  # a mixin: the view it is mixed into has get()
 
     def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
-        response = super().finalize_response(request, response, *args, **kwargs)  # type: ignore[misc]
+        response = super().finalize_response(request, response, *args, **kwargs)  # type: ignore[misc]  # likewise
         digest = getattr(self, "_store_as", None)
         if digest and response.status_code == 200:
             response.render()
@@ -84,7 +84,9 @@ class CatalogueCacheMixin:
         try:
             cache.add(key, 0, timeout=self.STORE_SECONDS * 2)
             return bool(cache.incr(key, size) <= self.STORE_BUDGET)
-        except (ValueError, *CACHE_ERRORS):
+        except ValueError:  # the counter expired between add and incr
+            return False
+        except CACHE_ERRORS:
             return False
 
     def _cacheable(self, response: HttpResponseBase, etag: str) -> HttpResponseBase:
@@ -102,7 +104,7 @@ def _cache_get(key: str) -> Any:
 
 
 def _cache_set(key: str, value: Any, timeout: int) -> None:
-    with contextlib.suppress(CACHE_ERRORS):
+    with contextlib.suppress(*CACHE_ERRORS):
         cache.set(key, value, timeout)
 
 
@@ -143,7 +145,9 @@ class PicturesSerializer(serializers.Serializer):
 
 
 class CardOutputSerializer(serializers.ModelSerializer):
-    set = serializers.SlugRelatedField(slug_field="code", read_only=True, allow_null=True)
+    set: serializers.SlugRelatedField[CardSet] = serializers.SlugRelatedField(
+        slug_field="code", read_only=True, allow_null=True
+    )
     rarity = serializers.CharField(source="rarity_display", allow_null=True, read_only=True)
     labels = serializers.SerializerMethodField()
     url = serializers.CharField(source="get_absolute_url", read_only=True)

@@ -6,6 +6,7 @@ from typing import Any
 
 import django_filters
 from django import forms
+from django.db import models
 from django.db.models import F, QuerySet
 from django.utils.translation import gettext_lazy as _
 
@@ -76,8 +77,8 @@ class IntegerFilter(django_filters.NumberFilter):
     field_class = forms.IntegerField
 
 
-def _choices(enum: type) -> list[tuple[str, str]]:
-    return list(enum.choices)  # type: ignore[attr-defined]
+def _choices(enum: type[models.TextChoices]) -> list[tuple[str, str]]:
+    return [(value, str(label)) for value, label in enum.choices]
 
 
 class CardFilter(django_filters.FilterSet):

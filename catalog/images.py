@@ -14,7 +14,7 @@ import hashlib
 import io
 import warnings
 from dataclasses import dataclass
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
@@ -23,6 +23,9 @@ from django.utils.translation import gettext as _
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from catalog import cache_version
+
+if TYPE_CHECKING:  # models import this module: a run-time import would be circular
+    from catalog.models import CardImage
 
 MAX_BYTES = 10 * 1024 * 1024
 MAX_PIXELS = 40_000_000
@@ -106,7 +109,7 @@ def make_thumbnails(name: str) -> dict[str, str]:
     """Write the thumbnails of a stored image (a width is skipped when the image is narrower)."""
     with default_storage.open(name, "rb") as handle, Image.open(handle) as image:
         image.load()
-        made = {}
+        made: dict[str, str] = {}
         for width in THUMBNAIL_WIDTHS:
             if width >= image.width and made:
                 break
@@ -118,7 +121,7 @@ def make_thumbnails(name: str) -> dict[str, str]:
     return made
 
 
-def store(card_image, clean: CleanImage) -> None:  # type: ignore[no-untyped-def]
+def store(card_image: CardImage, clean: CleanImage) -> None:
     """Save a cleaned image for a CardImage (new or replacing), with its thumbnails. Old files
     are removed once the new row is committed, so a failed save never loses the old picture."""
     old = card_image.files()
@@ -186,11 +189,11 @@ def pictures_for(request: object | None) -> dict[tuple[int, str], Picture]:
     found: dict[tuple[int, str], Picture] | None = getattr(request, "_card_pictures", None)
     if found is None:
         found = _pictures.get()
-        request._card_pictures = found  # type: ignore[attr-defined]
+        request._card_pictures = found  # type: ignore[attr-defined]  # a per-request memo of our own
     return found
 
 
-def forget(sender: object, instance, **kwargs: object) -> None:  # type: ignore[no-untyped-def]
+def forget(sender: object, instance: CardImage, **kwargs: object) -> None:
     """post_delete: remove a deleted picture's files once the deletion is committed."""
     files = instance.files()
     transaction.on_commit(lambda: delete_files(files))

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import builtins
+
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -178,7 +180,7 @@ class Card(models.Model):
             return None
         return f"{Tier(self.tier).label}{'★' * self.stars}"
 
-    def search_keys(self) -> set[str]:
+    def search_keys(self) -> builtins.set[str]:  # `set` alone is the card's field
         from catalog import textkeys
 
         readings = [k for k in self.pinyin_key.split("|") if k]

@@ -29,12 +29,12 @@ _SPACES = re.compile(r"[\s\u3000]+")
 
 @lru_cache(maxsize=4096)
 def to_simplified(text: str) -> str:
-    return _T2S.convert(text)
+    return str(_T2S.convert(text))
 
 
 @lru_cache(maxsize=4096)
 def to_traditional(text: str) -> str:
-    return _S2T.convert(text)
+    return str(_S2T.convert(text))
 
 
 def name_key(name: str) -> str:

@@ -4,7 +4,7 @@ from collections import Counter
 
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
+from django.http import HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 
 from catalog import cache_version, query
@@ -13,23 +13,24 @@ from catalog.models import Card, CardSet
 from catalog.vocab import Kind, Tier
 from rules_check.codes import normalize_code
 from webutil.pagination import per_page
+from webutil.requests import HtmxHttpRequest
 
 
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: HtmxHttpRequest) -> HttpResponse:
     sets = CardSet.objects.all()
     return render(request, "catalog/home.html", {"sets": sets, "card_count": Card.objects.count()})
 
 
-def _card_view(request: HttpRequest) -> str:
+def _card_view(request: HtmxHttpRequest) -> str:
     """List or grid: the reader's last choice, kept in the session."""
     chosen = request.GET.get("view")
     if chosen in ("list", "grid"):
         request.session["card_view"] = chosen
         return chosen
-    return request.session.get("card_view", "list")
+    return str(request.session.get("card_view", "list"))
 
 
-def card_list(request: HttpRequest, cards: QuerySet[Card] | None = None) -> HttpResponse:
+def card_list(request: HtmxHttpRequest, cards: QuerySet[Card] | None = None) -> HttpResponse:
     """The catalogue, filtered. A higher layer may pass the rows with more on them (the reader's
     own copies: collection.catalog_pages); the catalogue itself knows nothing of collections."""
     base = Card.objects.with_set() if cards is None else cards
@@ -52,7 +53,7 @@ def card_list(request: HttpRequest, cards: QuerySet[Card] | None = None) -> Http
     return render(request, template, context, status=status)
 
 
-def card_detail(request: HttpRequest, code: str, cards: QuerySet[Card] | None = None) -> HttpResponse:
+def card_detail(request: HtmxHttpRequest, code: str, cards: QuerySet[Card] | None = None) -> HttpResponse:
     canonical = normalize_code(code)
     if canonical is None:
         return render(request, "404.html", {"message": f"「{code[:40]}」不是卡牌編號"}, status=404)
@@ -67,11 +68,11 @@ def card_detail(request: HttpRequest, code: str, cards: QuerySet[Card] | None = 
     return render(request, "catalog/card_detail.html", context)
 
 
-def set_list(request: HttpRequest) -> HttpResponse:
+def set_list(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "catalog/set_list.html", {"sets": CardSet.objects.all()})
 
 
-def set_detail(request: HttpRequest, code: str) -> HttpResponse:
+def set_detail(request: HtmxHttpRequest, code: str) -> HttpResponse:
     if code.upper() != code and CardSet.objects.filter(code=code.upper()).exists():
         return redirect("catalog:set-detail", code.upper(), permanent=True)
     card_set = get_object_or_404(CardSet, code=code)
@@ -89,7 +90,7 @@ def set_detail(request: HttpRequest, code: str) -> HttpResponse:
     return render(request, "catalog/set_detail.html", context)
 
 
-def syntax(request: HttpRequest) -> HttpResponse:
+def syntax(request: HtmxHttpRequest) -> HttpResponse:
     """Help for the query language: every keyword, its aliases, its values, with examples."""
     keywords = [
         {"keyword": kw, "values": sorted(set(kw.values.values())) if kw.values else []} for kw in query.KEYWORDS
@@ -109,7 +110,7 @@ def syntax(request: HttpRequest) -> HttpResponse:
     return render(request, "catalog/syntax.html", {"keywords": keywords, "examples": examples})
 
 
-def card_face(request: HttpRequest, code: str) -> HttpResponse:
+def card_face(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """The face alone, as an SVG file (for sharing or embedding), cached by browsers."""
     card = Card.objects.by_code(code)
     if card is None:

@@ -4,16 +4,17 @@ The root URL file routes /cards/ and /cards/<code>/ here, under the catalogue's 
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 
 from catalog import views as catalog_views
 from catalog.models import Card
 from collection.queries import with_counts
+from webutil.requests import HtmxHttpRequest
 
 
-def card_list(request: HttpRequest) -> HttpResponse:
+def card_list(request: HtmxHttpRequest) -> HttpResponse:
     return catalog_views.card_list(request, with_counts(Card.objects.with_set(), request.user))
 
 
-def card_detail(request: HttpRequest, code: str) -> HttpResponse:
+def card_detail(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return catalog_views.card_detail(request, code, with_counts(Card.objects.with_set(), request.user))

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -18,7 +20,7 @@ class ChangeForm(forms.Form):
     quantity = forms.IntegerField(required=False, min_value=0, max_value=MAX_COPIES, label=_("Copies"))
     foil_quantity = forms.IntegerField(required=False, min_value=0, max_value=MAX_COPIES, label=_("Foil copies"))
 
-    def clean(self) -> dict:  # type: ignore[type-arg]
+    def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if data.get("action") == "set" and data.get("quantity") is None and data.get("foil_quantity") is None:
             raise forms.ValidationError(_("Give a number of copies to set."))

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -13,7 +14,7 @@ MAX_COPIES = 9_999
 
 
 class EntryQuerySet(models.QuerySet["CollectionEntry"]):
-    def owned_by(self, user: settings.AUTH_USER_MODEL) -> EntryQuerySet:  # type: ignore[name-defined]
+    def owned_by(self, user: Any) -> EntryQuerySet:
         return self.filter(user=user).filter(Q(quantity__gt=0) | Q(foil_quantity__gt=0))
 
 

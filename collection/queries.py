@@ -11,7 +11,7 @@ from typing import Any
 from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
-from catalog.models import Card, CardSet
+from catalog.models import Card, CardQuerySet, CardSet
 from catalog.vocab import Tier
 from collection.models import CollectionEntry, WishlistEntry
 from rules_check.formats import playset_size
@@ -28,7 +28,7 @@ def with_counts(cards: QuerySet[Card], user: Any) -> QuerySet[Card]:
     )
 
 
-def owned_cards(user: Any) -> QuerySet[Card]:
+def owned_cards(user: Any) -> CardQuerySet:
     """The catalogue restricted to what the user owns (regular or foil)."""
     return Card.objects.filter(pk__in=CollectionEntry.objects.owned_by(user).values("card"))
 

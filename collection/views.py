@@ -5,7 +5,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -18,6 +18,7 @@ from collection.forms import ACTIONS, ChangeForm, ImportForm, WantedForm
 from collection.models import CollectionChange, ShareLink
 from collection.services import CountError, change_counts, set_counts, set_wanted, undo_change
 from webutil.pagination import per_page
+from webutil.requests import AuthedRequest, HtmxHttpRequest
 
 _IMPORT_SESSION_KEY = "collection_import_plan"
 
@@ -29,7 +30,7 @@ def _card(code: str) -> Card:
     return card
 
 
-def _back(request: HttpRequest, fallback: str) -> HttpResponse:
+def _back(request: HtmxHttpRequest, fallback: str) -> HttpResponse:
     target = request.POST.get("next") or request.GET.get("next") or ""
     if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
         return redirect(target)
@@ -40,12 +41,12 @@ def _form_message(form: Any) -> str:
     return " ".join(str(e) for errors in form.errors.values() for e in errors)
 
 
-def _error(request: HttpRequest, message: str) -> HttpResponse:
+def _error(request: HtmxHttpRequest, message: str) -> HttpResponse:
     return render(request, "collection/error.html", {"message": message}, status=400)
 
 
 @login_required
-def mine(request: HttpRequest) -> HttpResponse:
+def mine(request: AuthedRequest) -> HttpResponse:
     """The catalogue filtered to what I own, with the catalogue's own filters, and totals."""
     card_filter = CardFilter(
         request.GET, queryset=queries.with_counts(queries.owned_cards(request.user).with_set(), request.user)
@@ -59,7 +60,7 @@ def mine(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def change(request: HttpRequest, code: str) -> HttpResponse:
+def change(request: AuthedRequest, code: str) -> HttpResponse:
     """+1 / −1 / set, from the card list, the card page or anywhere a counter shows."""
     card = _card(code)
     form = ChangeForm(request.POST)
@@ -85,7 +86,7 @@ def change(request: HttpRequest, code: str) -> HttpResponse:
     return _back(request, card.get_absolute_url())
 
 
-def _counter(request: HttpRequest, card: Card, error: str | None = None) -> HttpResponse:
+def _counter(request: HtmxHttpRequest, card: Card, error: str | None = None) -> HttpResponse:
     card = queries.with_counts(Card.objects.filter(pk=card.pk), request.user).get()
     compact = request.POST.get("compact") == "1"
     return render(
@@ -97,12 +98,12 @@ def _counter(request: HttpRequest, card: Card, error: str | None = None) -> Http
 
 
 @login_required
-def completion(request: HttpRequest) -> HttpResponse:
+def completion(request: AuthedRequest) -> HttpResponse:
     return render(request, "collection/completion.html", {"sets": queries.completion(request.user)})
 
 
 @login_required
-def missing(request: HttpRequest, code: str) -> HttpResponse:
+def missing(request: AuthedRequest, code: str) -> HttpResponse:
     card_set = get_object_or_404(CardSet, code=code.upper())
     lacks = queries.missing_in_set(request.user, card_set)
     return render(
@@ -113,7 +114,7 @@ def missing(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @login_required
-def trade(request: HttpRequest) -> HttpResponse:
+def trade(request: AuthedRequest) -> HttpResponse:
     context = {
         "spares": queries.spares(request.user),
         "wishlist": queries.wishlist(request.user),
@@ -125,7 +126,7 @@ def trade(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def wanted(request: HttpRequest, code: str) -> HttpResponse:
+def wanted(request: AuthedRequest, code: str) -> HttpResponse:
     card = _card(code)
     form = WantedForm(request.POST)
     if not form.is_valid():
@@ -135,7 +136,7 @@ def wanted(request: HttpRequest, code: str) -> HttpResponse:
     return _back(request, "collection:trade")
 
 
-def shared(request: HttpRequest, token: str) -> HttpResponse:
+def shared(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The public, read-only trade list and wishlist; gone as soon as its owner turns it off."""
     link = get_object_or_404(ShareLink.objects.select_related("user"), token=token, enabled=True)
     context = {"owner": link.user, "spares": queries.spares(link.user), "wishlist": queries.wishlist(link.user)}
@@ -143,14 +144,14 @@ def shared(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @login_required
-def history(request: HttpRequest) -> HttpResponse:
+def history(request: AuthedRequest) -> HttpResponse:
     changes = CollectionChange.objects.filter(user=request.user).select_related("card")[:200]
     return render(request, "collection/history.html", {"changes": changes})
 
 
 @login_required
 @require_POST
-def undo(request: HttpRequest, change_id: int) -> HttpResponse:
+def undo(request: AuthedRequest, change_id: int) -> HttpResponse:
     try:
         undo_change(request.user, change_id)
     except CountError as exc:
@@ -160,14 +161,14 @@ def undo(request: HttpRequest, change_id: int) -> HttpResponse:
 
 
 @login_required
-def export(request: HttpRequest) -> HttpResponse:
+def export(request: AuthedRequest) -> HttpResponse:
     response = HttpResponse(csv_io.export_csv(request.user), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="collection.csv"'
     return response
 
 
 @login_required
-def import_csv(request: HttpRequest) -> HttpResponse:
+def import_csv(request: AuthedRequest) -> HttpResponse:
     """Step 1: upload and preview (nothing changes). Step 2: confirm, and the preview applies."""
     if request.method == "POST" and request.POST.get("confirm"):
         data = request.session.pop(_IMPORT_SESSION_KEY, None)

@@ -36,8 +36,9 @@ class LegalityInputSerializer(serializers.Serializer):
         required=False, allow_blank=True, max_length=MAX_BYTES, trim_whitespace=False, help_text="Deck-list text"
     )
     general = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=60)
-    cards = DeckEntryInputSerializer(many=True, required=False, max_length=MAX_ENTRIES)
-    reinforcements = DeckEntryInputSerializer(many=True, required=False, max_length=MAX_ENTRIES)
+    # ListSerializer takes max_length; the stubs do not know it.
+    cards = DeckEntryInputSerializer(many=True, required=False, max_length=MAX_ENTRIES)  # type: ignore[call-arg]  # see above
+    reinforcements = DeckEntryInputSerializer(many=True, required=False, max_length=MAX_ENTRIES)  # type: ignore[call-arg]  # see above
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         structured = {"general", "cards", "reinforcements"} & set(attrs)

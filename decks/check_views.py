@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 
@@ -10,9 +10,10 @@ from decks.i18n import pick
 from decks.legality import check_list
 from decks.presenters import present_verdict
 from rules_check import DeckListError
+from webutil.requests import HtmxHttpRequest
 
 
-def check_deck(request: HttpRequest) -> HttpResponse:
+def check_deck(request: HtmxHttpRequest) -> HttpResponse:
     """Paste or upload a deck list, see the verdict. Live with htmx, and plain POST without JS."""
     form = CheckDeckForm(request.POST or None, request.FILES or None)
     context: dict[str, object] = {"form": form}
@@ -33,7 +34,7 @@ def check_deck(request: HttpRequest) -> HttpResponse:
     return render(request, template, context, status=status)
 
 
-def check_many(request: HttpRequest) -> HttpResponse:
+def check_many(request: HtmxHttpRequest) -> HttpResponse:
     """Tournament day: many lists at once, a table of verdicts, and the table as CSV."""
     if request.method == "POST" and request.POST.get("save_as"):
         # Saving the lists as an event belongs to the events app; the browser sends the same

@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -28,20 +28,21 @@ from decks.models import MAIN, REINFORCEMENTS, Deck, DeckVersion
 from decks.sheets import sheet_for_snapshot
 from decks.stats import curve_svg, deck_view
 from rules_check.model import REINFORCEMENT
+from webutil.requests import AuthedRequest, HtmxHttpRequest
 
 _IMPORT_NOTES = "deck_import_notes"
 
 
-def _own_deck(request: HttpRequest, deck_id: int) -> Deck:
+def _own_deck(request: HtmxHttpRequest, deck_id: int) -> Deck:
     # Another user's deck is a 404, never a 403: its existence is private too.
     return get_object_or_404(Deck.objects.owned_by(request.user), pk=deck_id)
 
 
-def _visible_deck(request: HttpRequest, deck_id: int) -> Deck:
+def _visible_deck(request: HtmxHttpRequest, deck_id: int) -> Deck:
     return get_object_or_404(Deck.objects.visible_to(request.user).select_related("owner", "general"), pk=deck_id)
 
 
-def _deck_context(request: HttpRequest, deck: Deck) -> dict[str, Any]:
+def _deck_context(request: HtmxHttpRequest, deck: Deck) -> dict[str, Any]:
     data = services.snapshot_of(deck)
     verdict = check_deck_snapshot(data)
     view = deck_view(deck, request.user)
@@ -57,14 +58,14 @@ def _deck_context(request: HttpRequest, deck: Deck) -> dict[str, Any]:
 
 
 @login_required
-def my_decks(request: HttpRequest) -> HttpResponse:
+def my_decks(request: AuthedRequest) -> HttpResponse:
     decks = Deck.objects.owned_by(request.user).select_related("general")
     return render(request, "decks/my_decks.html", {"decks": decks})
 
 
 @login_required
 @require_POST
-def new_deck(request: HttpRequest) -> HttpResponse:
+def new_deck(request: AuthedRequest) -> HttpResponse:
     deck = services.save_deck(
         Deck(owner=request.user),
         DeckData(name=_("New deck"), format="standard", general=None, main={}, reinforcements={}),
@@ -73,7 +74,7 @@ def new_deck(request: HttpRequest) -> HttpResponse:
     return redirect("decks:build", deck.pk)
 
 
-def detail(request: HttpRequest, deck_id: int) -> HttpResponse:
+def detail(request: HtmxHttpRequest, deck_id: int) -> HttpResponse:
     deck = _visible_deck(request, deck_id)
     context = _deck_context(request, deck)
     context["description"] = mark_safe(deck.description_html)  # noqa: S308 (sanitised when saved)
@@ -81,7 +82,7 @@ def detail(request: HttpRequest, deck_id: int) -> HttpResponse:
 
 
 @login_required
-def build(request: HttpRequest, deck_id: int) -> HttpResponse:
+def build(request: AuthedRequest, deck_id: int) -> HttpResponse:
     deck = _own_deck(request, deck_id)
     if request.method == "POST":
         form = DeckSettingsForm(request.POST)
@@ -118,7 +119,7 @@ def build(request: HttpRequest, deck_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def change(request: HttpRequest, deck_id: int) -> HttpResponse:
+def change(request: AuthedRequest, deck_id: int) -> HttpResponse:
     """The builder's one write: +1, −1, set, remove, choose or drop the general."""
     deck = _own_deck(request, deck_id)
     form = EntryForm(request.POST)
@@ -144,7 +145,7 @@ def change(request: HttpRequest, deck_id: int) -> HttpResponse:
     return redirect("decks:build", deck.pk)
 
 
-def _builder_error(request: HttpRequest, deck: Deck, message: str) -> HttpResponse:
+def _builder_error(request: HtmxHttpRequest, deck: Deck, message: str) -> HttpResponse:
     if request.htmx:
         context = _deck_context(request, deck) | {"error": message}
         return render(request, "decks/_deck_panel.html", context, status=400)
@@ -153,7 +154,7 @@ def _builder_error(request: HttpRequest, deck: Deck, message: str) -> HttpRespon
 
 @login_required
 @require_POST
-def delete(request: HttpRequest, deck_id: int) -> HttpResponse:
+def delete(request: AuthedRequest, deck_id: int) -> HttpResponse:
     deck = _own_deck(request, deck_id)
     deck.delete()
     messages.success(request, _("The deck was deleted."))
@@ -162,13 +163,13 @@ def delete(request: HttpRequest, deck_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def clone(request: HttpRequest, deck_id: int) -> HttpResponse:
+def clone(request: AuthedRequest, deck_id: int) -> HttpResponse:
     copy = services.clone(_visible_deck(request, deck_id), request.user)
     messages.success(request, _("Cloned into your decks."))
     return redirect("decks:build", copy.pk)
 
 
-def history(request: HttpRequest, deck_id: int) -> HttpResponse:
+def history(request: HtmxHttpRequest, deck_id: int) -> HttpResponse:
     deck = _visible_deck(request, deck_id)
     is_owner = request.user.is_authenticated and deck.owner_id == request.user.pk
     # Others see only versions saved while the deck was public, unless the owner published more.
@@ -203,7 +204,7 @@ def history(request: HttpRequest, deck_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def publish_history(request: HttpRequest, deck_id: int) -> HttpResponse:
+def publish_history(request: AuthedRequest, deck_id: int) -> HttpResponse:
     deck = _own_deck(request, deck_id)
     count = services.publish_history(deck)
     messages.success(request, _("%(n)d earlier versions can now be seen by others.") % {"n": count})
@@ -212,7 +213,7 @@ def publish_history(request: HttpRequest, deck_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def restore(request: HttpRequest, deck_id: int, number: int) -> HttpResponse:
+def restore(request: AuthedRequest, deck_id: int, number: int) -> HttpResponse:
     deck = _own_deck(request, deck_id)
     version = get_object_or_404(deck.versions, number=number)
     services.restore(deck, version)
@@ -220,7 +221,7 @@ def restore(request: HttpRequest, deck_id: int, number: int) -> HttpResponse:
     return redirect("decks:detail", deck.pk)
 
 
-def export_text(request: HttpRequest, deck_id: int) -> HttpResponse:
+def export_text(request: HtmxHttpRequest, deck_id: int) -> HttpResponse:
     deck = _visible_deck(request, deck_id)
     response = HttpResponse(services.deck_text(deck), content_type="text/plain; charset=utf-8")
     if request.GET.get("download"):
@@ -228,7 +229,7 @@ def export_text(request: HttpRequest, deck_id: int) -> HttpResponse:
     return response
 
 
-def sheet(request: HttpRequest, deck_id: int) -> HttpResponse:
+def sheet(request: HtmxHttpRequest, deck_id: int) -> HttpResponse:
     deck = _visible_deck(request, deck_id)
     sheet = sheet_for_snapshot(services.snapshot_of(deck), deck.format_label, deck_name=deck.name)
     return render(request, "decks/sheet.html", {"deck": deck, "sheet": sheet})
@@ -236,7 +237,7 @@ def sheet(request: HttpRequest, deck_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def want_missing(request: HttpRequest, deck_id: int) -> HttpResponse:
+def want_missing(request: AuthedRequest, deck_id: int) -> HttpResponse:
     deck = _visible_deck(request, deck_id)
     view = deck_view(deck, request.user)
     for line in view.missing:
@@ -246,7 +247,7 @@ def want_missing(request: HttpRequest, deck_id: int) -> HttpResponse:
 
 
 @login_required
-def import_deck(request: HttpRequest) -> HttpResponse:
+def import_deck(request: AuthedRequest) -> HttpResponse:
     form = ImportDeckForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         text = form.cleaned_data.get("file") or form.cleaned_data["text"]
@@ -264,7 +265,7 @@ def import_deck(request: HttpRequest) -> HttpResponse:
     return render(request, "decks/import.html", {"form": form}, status=400 if form.errors else 200)
 
 
-def public_list(request: HttpRequest) -> HttpResponse:
+def public_list(request: HtmxHttpRequest) -> HttpResponse:
     deck_filter = DeckFilter(request.GET, queryset=Deck.objects.filter(public=True).select_related("owner", "general"))
     valid = deck_filter.is_valid()
     decks = deck_filter.qs if valid else Deck.objects.none()

@@ -80,7 +80,7 @@ class ImportDeckForm(forms.Form):
     def clean_file(self) -> str | None:
         return read_list_file(self.cleaned_data.get("file"))
 
-    def clean(self) -> dict:  # type: ignore[type-arg]
+    def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if not (data.get("file") or (data.get("text") or "").strip()):
             raise forms.ValidationError(_("Paste a deck list or a deck code, or choose a file."))
@@ -105,7 +105,9 @@ class MultipleFileField(forms.FileField):
 
 
 class BatchCheckForm(forms.Form):
-    files = MultipleFileField(label=_("Deck-list files (.txt) or one .zip of them"))
+    # A form field named "files" shadows BaseForm.files (the uploads) in the stubs only: Django
+    # keeps declared fields in base_fields, never as attributes.
+    files = MultipleFileField(label=_("Deck-list files (.txt) or one .zip of them"))  # type: ignore[assignment]  # see above
     format = forms.ChoiceField(label=_("Format"), choices=format_choices, initial=DEFAULT_FORMAT)
     as_csv = forms.BooleanField(label=_("Download the table as CSV"), required=False)
     save_as = forms.CharField(

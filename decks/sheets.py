@@ -39,7 +39,7 @@ def _merged(entries: list[Entry], order: dict[str, int]) -> list[Entry]:
     return [Entry(cards[code], counts[code]) for code in sorted(counts, key=lambda c: order.get(c, 0))]
 
 
-def make_sheet(deck: Deck, verdict: Verdict, format_name: str, format_label: str, **heading: str) -> Sheet:
+def make_sheet(deck: Deck, verdict: Verdict, format_name: str, format_label: str, **heading: Any) -> Sheet:
     order = {code: i for i, code in enumerate(catalog_index().by_code)}  # catalogue order
     main, reinforcements = _merged(deck.main, order), _merged(deck.reinforcements, order)
     general = deck.generals[0].card if deck.generals else None

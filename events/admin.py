@@ -6,8 +6,7 @@ from events.models import Event, Submission
 class SubmissionInline(admin.TabularInline):
     model = Submission
     extra = 0
-    fields = ["player_name", "player", "file_name", "submitted_at"]
-    readonly_fields = fields
+    fields = readonly_fields = ("player_name", "player", "file_name", "submitted_at")
 
 
 @admin.register(Event)

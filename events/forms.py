@@ -66,7 +66,9 @@ class SubmissionForm(forms.Form):
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["deck"].queryset = Deck.objects.owned_by(user).order_by("-updated")
+        deck_field = self.fields["deck"]
+        assert isinstance(deck_field, forms.ModelChoiceField)
+        deck_field.queryset = Deck.objects.owned_by(user).order_by("-updated")
 
     def clean_file(self) -> str | None:
         return read_list_file(self.cleaned_data.get("file"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -19,14 +19,15 @@ from events import services
 from events.forms import EventForm, SubmissionForm
 from events.models import Event, Submission, new_token
 from rules_check import DeckListError
+from webutil.requests import AuthedRequest, HtmxHttpRequest
 
 
-def _organised(request: HttpRequest, event_id: int) -> Event:
+def _organised(request: HtmxHttpRequest, event_id: int) -> Event:
     return get_object_or_404(Event.objects.organised_by(request.user), pk=event_id)
 
 
 @login_required
-def my_events(request: HttpRequest) -> HttpResponse:
+def my_events(request: AuthedRequest) -> HttpResponse:
     """The events I organise (and a form for a new one), and the events I sent a list to."""
     form = EventForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -44,7 +45,7 @@ def my_events(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def detail(request: HttpRequest, event_id: int) -> HttpResponse:
+def detail(request: AuthedRequest, event_id: int) -> HttpResponse:
     event = _organised(request, event_id)
     form = EventForm(request.POST or None, instance=event)
     if request.method == "POST":
@@ -68,7 +69,7 @@ def detail(request: HttpRequest, event_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def lock(request: HttpRequest, event_id: int) -> HttpResponse:
+def lock(request: AuthedRequest, event_id: int) -> HttpResponse:
     event = _organised(request, event_id)
     if services.lock(event):
         messages.success(request, _("Locked: the lists can no longer be changed."))
@@ -77,7 +78,7 @@ def lock(request: HttpRequest, event_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def new_link(request: HttpRequest, event_id: int) -> HttpResponse:
+def new_link(request: AuthedRequest, event_id: int) -> HttpResponse:
     event = _organised(request, event_id)
     event.token = new_token()
     event.save(update_fields=["token"])
@@ -87,7 +88,7 @@ def new_link(request: HttpRequest, event_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def remove(request: HttpRequest, event_id: int, submission_id: int) -> HttpResponse:
+def remove(request: AuthedRequest, event_id: int, submission_id: int) -> HttpResponse:
     event = _organised(request, event_id)
     try:
         services.remove_submission(event, submission_id)
@@ -99,7 +100,7 @@ def remove(request: HttpRequest, event_id: int, submission_id: int) -> HttpRespo
 
 @login_required
 @require_POST
-def delete(request: HttpRequest, event_id: int) -> HttpResponse:
+def delete(request: AuthedRequest, event_id: int) -> HttpResponse:
     event = _organised(request, event_id)
     if request.POST.get("confirm") != "yes":
         messages.error(request, _("Tick the box to confirm that the event and all its lists go."))
@@ -110,7 +111,7 @@ def delete(request: HttpRequest, event_id: int) -> HttpResponse:
 
 
 @login_required
-def export_csv(request: HttpRequest, event_id: int) -> HttpResponse:
+def export_csv(request: AuthedRequest, event_id: int) -> HttpResponse:
     event = _organised(request, event_id)
     rows = services.checked(event, list(event.submissions.for_table()))
     response = HttpResponse(services.to_csv(rows), content_type="text/csv; charset=utf-8")
@@ -119,7 +120,7 @@ def export_csv(request: HttpRequest, event_id: int) -> HttpResponse:
 
 
 @login_required
-def sheets(request: HttpRequest, event_id: int) -> HttpResponse:
+def sheets(request: AuthedRequest, event_id: int) -> HttpResponse:
     """Every registration sheet of the event, one printed page each."""
     event = _organised(request, event_id)
     date = event.starts_on.isoformat() if event.starts_on else ""
@@ -142,7 +143,7 @@ def sheets(request: HttpRequest, event_id: int) -> HttpResponse:
 
 
 @login_required
-def submit(request: HttpRequest, token: str) -> HttpResponse:
+def submit(request: AuthedRequest, token: str) -> HttpResponse:
     """The player's page behind the event's link: send a list, or replace it, until the deadline."""
     event = get_object_or_404(Event.objects.select_related("organiser"), token=token)
     mine = Submission.objects.filter(event=event, player=request.user).first()
@@ -177,7 +178,7 @@ def submit(request: HttpRequest, token: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def withdraw(request: HttpRequest, token: str) -> HttpResponse:
+def withdraw(request: AuthedRequest, token: str) -> HttpResponse:
     event = get_object_or_404(Event, token=token)
     try:
         services.withdraw(event, request.user)
@@ -187,12 +188,12 @@ def withdraw(request: HttpRequest, token: str) -> HttpResponse:
     return redirect("events:submit", token=token)
 
 
-def _closed(request: HttpRequest, event: Event, reason: str | None) -> HttpResponse:
+def _closed(request: HtmxHttpRequest, event: Event, reason: str | None) -> HttpResponse:
     return render(request, "events/closed.html", {"event": event, "message": reason}, status=403)
 
 
 @require_POST
-def save_files(request: HttpRequest) -> HttpResponse:
+def save_files(request: HtmxHttpRequest) -> HttpResponse:
     """The batch check's lists saved as an event (its "save as" field), for a logged-in organiser.
     Unreadable files are listed, not saved."""
     form = BatchCheckForm(request.POST, request.FILES)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from itertools import accumulate
 from typing import Any
 
@@ -43,7 +44,7 @@ def json_depth(data: bytes) -> int:
 
 
 class SafeJSONParser(JSONParser):
-    def parse(self, stream: Any, media_type: str | None = None, parser_context: dict[str, Any] | None = None) -> Any:
+    def parse(self, stream: Any, media_type: str | None = None, parser_context: Mapping[str, Any] | None = None) -> Any:
         data = stream.read() if stream is not None else b""
         if len(data) > settings.DATA_UPLOAD_MAX_MEMORY_SIZE:
             raise ParseError(

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,7 +57,7 @@ def _cache_errors() -> tuple[type[BaseException], ...]:
     return tuple(errors)
 
 
-CACHE_ERRORS = _cache_errors()
+CACHE_ERRORS: tuple[type[BaseException], ...] = _cache_errors()
 
 
 @dataclass(frozen=True)
@@ -89,12 +90,14 @@ def _peek(cache: BaseCache, key: str, seconds: int) -> tuple[int, float]:
     return int(cache.get(f"{key}:{int(window_start)}") or 0), window_start + seconds - now
 
 
-def _with_fallback(operation: Any, key: str, seconds: int) -> tuple[int, float]:
+def _with_fallback(
+    operation: Callable[[BaseCache, str, int], tuple[int, float]], key: str, seconds: int
+) -> tuple[int, float]:
     try:
-        return operation(throttle_cache(), key, seconds)  # type: ignore[no-any-return]
+        return operation(throttle_cache(), key, seconds)
     except CACHE_ERRORS:
         log.warning("throttle cache unreachable; counting in this process")
-        return operation(_FALLBACK, key, seconds)  # type: ignore[no-any-return]
+        return operation(_FALLBACK, key, seconds)
 
 
 def hit(key: str, limit: Limit) -> float | None:
@@ -119,7 +122,7 @@ class _ResilientMixin:
     cache: BaseCache
 
     def __init__(self) -> None:
-        super().__init__()  # type: ignore[call-arg]
+        super().__init__()
         self.cache = throttle_cache()
 
     def get_ident(self, request: Any) -> str:
@@ -127,11 +130,11 @@ class _ResilientMixin:
 
     def allow_request(self, request: Any, view: Any) -> bool:
         try:
-            return super().allow_request(request, view)  # type: ignore[misc,no-any-return]
+            return super().allow_request(request, view)  # type: ignore[misc,no-any-return]  # a mixin over DRF's throttles
         except CACHE_ERRORS:
             log.warning("throttle cache unreachable; throttling in this process")
             self.cache = _FALLBACK
-            return super().allow_request(request, view)  # type: ignore[misc,no-any-return]
+            return super().allow_request(request, view)  # type: ignore[misc,no-any-return]  # likewise
 
 
 class AnonThrottle(_ResilientMixin, AnonRateThrottle):

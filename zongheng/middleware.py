@@ -150,7 +150,7 @@ def _strip_bidi_fields(request: HttpRequest) -> None:
     # Every form field and query value reaches the views without bidi controls, so that no name,
     # note or search stored or echoed can turn a line around.
     if cleaned := _without_bidi(request.GET):
-        request.GET = cleaned
+        request.GET = cleaned  # type: ignore[assignment]  # immutable, as Django's own
     if (
         request.method == "POST"
         and request.content_type
@@ -160,4 +160,4 @@ def _strip_bidi_fields(request: HttpRequest) -> None:
         )
         and (cleaned := _without_bidi(request.POST))
     ):
-        request.POST = cleaned
+        request.POST = cleaned  # type: ignore[assignment]  # immutable, as Django's own

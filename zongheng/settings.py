@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -115,6 +116,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # answers can never evict them. With Redis, run it without eviction of keys that have no room
 # (maxmemory-policy noeviction or volatile-*), or point THROTTLE_REDIS_URL at another instance.
 REDIS_URL = env_str("REDIS_URL")
+CACHES: dict[str, dict[str, Any]]
 THROTTLE_REDIS_URL = env_str("THROTTLE_REDIS_URL") or REDIS_URL
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}

@@ -8,6 +8,7 @@ from django.core.exceptions import (
     TooManyFilesSent,
 )
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.static import serve as static_serve
@@ -46,11 +47,11 @@ def ping(request: HttpRequest) -> HttpResponse:
     return JsonResponse({"ok": True})
 
 
-def media(request: HttpRequest, path: str) -> HttpResponse:
+def media(request: HttpRequest, path: str) -> HttpResponseBase:
     """Uploaded card pictures. Their names carry a hash of the content (catalog.images), so a
     name never points at other bytes: browsers may keep them for a year without asking again."""
     try:
-        response = static_serve(request, path, document_root=settings.MEDIA_ROOT)
+        response = static_serve(request, path, document_root=str(settings.MEDIA_ROOT))
     except SuspiciousFileOperation:  # ../ and friends: nothing there, rather than a 400 and a log line
         raise Http404 from None
     response["Cache-Control"] = "public, max-age=31536000, immutable"

@@ -16,7 +16,7 @@ register = template.Library()
 
 _LABELS: dict[str, str] = {}
 for _enum in (vocab.Kind, vocab.TroopClass, vocab.Faction, vocab.Speed, vocab.Element, vocab.Tier):
-    _LABELS.update(dict(_enum.choices))
+    _LABELS.update({value: str(text) for value, text in _enum.choices})
 
 
 def _simplified_wanted() -> bool:
