@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from django.utils.translation import get_language
-
 from catalog.textkeys import to_simplified
 from rules_check import FORMATS
+from webutil.i18n import wants_english, wants_simplified
 
 
 def format_label(name: str) -> str:
@@ -15,9 +14,6 @@ def format_label(name: str) -> str:
 
 
 def pick(message_zh: str, message_en: str) -> str:
-    language = (get_language() or "").lower()
-    if language.startswith("en"):
+    if wants_english():
         return message_en
-    if language in ("zh-hans", "zh-cn", "zh-sg"):
-        return to_simplified(message_zh)
-    return message_zh
+    return to_simplified(message_zh) if wants_simplified() else message_zh

@@ -11,6 +11,7 @@ from django.utils.html import format_html
 from django.utils.translation import get_language
 
 from catalog import images, textkeys, vocab
+from webutil.i18n import wants_simplified
 
 register = template.Library()
 
@@ -19,16 +20,12 @@ for _enum in (vocab.Kind, vocab.TroopClass, vocab.Faction, vocab.Speed, vocab.El
     _LABELS.update({value: str(text) for value, text in _enum.choices})
 
 
-def _simplified_wanted() -> bool:
-    return (get_language() or "").lower() in ("zh-hans", "zh-cn", "zh-sg")
-
-
 @register.filter
 def script(text: str | None) -> str:
     """Printed text in the reader's Chinese script."""
     if not text:
         return ""
-    return textkeys.to_simplified(text) if _simplified_wanted() else text
+    return textkeys.to_simplified(text) if wants_simplified() else text
 
 
 @register.filter
