@@ -1,6 +1,10 @@
-"""A version stamp for everything derived from the catalogue (cached API answers, ETags).
+"""A version stamp for everything derived from the catalogue (cached API answers, ETags, the
+in-process catalogue index).
 
 Loading or editing the catalogue bumps it, so no cached answer outlives the data it came from.
+The stamp is one row in the database (catalog.models.CatalogState): every worker and server
+reads the same one. It is read once per request (one small primary-key query) and remembered
+until the request ends; outside requests it is read each time.
 """
 
 from __future__ import annotations
@@ -8,26 +12,49 @@ from __future__ import annotations
 import threading
 import uuid
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
-from django.core.cache import cache
+from django.core.signals import request_finished, request_started
+from django.db import IntegrityError, transaction
 
-_KEY = "catalog:version"
 T = TypeVar("T")
+_memo = threading.local()
+
+
+def _forget(**kwargs: Any) -> None:
+    _memo.version = None
+
+
+request_started.connect(_forget, dispatch_uid="catalog-version-forget-start")
+request_finished.connect(_forget, dispatch_uid="catalog-version-forget-end")
+
+
+def _new_stamp() -> str:
+    return uuid.uuid4().hex[:12]
 
 
 def current() -> str:
-    version = cache.get(_KEY)
+    remembered: str | None = getattr(_memo, "version", None)
+    if remembered is not None:
+        return remembered
+    from catalog.models import CatalogState
+
+    version = CatalogState.objects.filter(pk=1).values_list("version", flat=True).first()
     if version is None:
-        version = uuid.uuid4().hex[:12]
-        # add() so that two workers starting at once agree on one stamp
-        cache.add(_KEY, version, timeout=None)
-        version = cache.get(_KEY, version)
-    return str(version)
+        try:
+            with transaction.atomic():
+                version = CatalogState.objects.get_or_create(pk=1, defaults={"version": _new_stamp()})[0].version
+        except IntegrityError:  # another worker made the row first: theirs counts
+            version = CatalogState.objects.get(pk=1).version
+    _memo.version = version
+    return version
 
 
 def bump() -> None:
-    cache.set(_KEY, uuid.uuid4().hex[:12], timeout=None)
+    from catalog.models import CatalogState
+
+    CatalogState.objects.update_or_create(pk=1, defaults={"version": _new_stamp()})
+    _memo.version = None
 
 
 class PerVersion(Generic[T]):

@@ -181,9 +181,8 @@ _pictures = cache_version.PerVersion(_build)
 
 
 def pictures_for(request: object | None) -> dict[tuple[int, str], Picture]:
-    """Every picture by (card id, side), looked up once per request: finding the catalogue's
-    version is a cache read (a Redis round trip in production), and a grid or an API page
-    shows hundreds of cards."""
+    """Every picture by (card id, side), looked up once per request: a grid or an API page shows
+    hundreds of cards, and each would otherwise ask for the catalogue's version."""
     if request is None:
         return _pictures.get()
     found: dict[tuple[int, str], Picture] | None = getattr(request, "_card_pictures", None)

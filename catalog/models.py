@@ -261,3 +261,14 @@ class CardImage(models.Model):
 
     def files(self) -> list[str]:
         return [name for name in [self.image.name, *self.thumbnails.values()] if name]
+
+
+class CatalogState(models.Model):
+    """One row: the catalogue's version stamp. It lives in the database, which every worker and
+    server shares, so that a change is seen by all of them at once, with or without a cache."""
+
+    id = models.PositiveSmallIntegerField(primary_key=True, default=1)
+    version = models.CharField(max_length=32)
+
+    def __str__(self) -> str:
+        return self.version

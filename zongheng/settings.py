@@ -119,7 +119,8 @@ REDIS_URL = env_str("REDIS_URL")
 CACHES: dict[str, dict[str, Any]]
 THROTTLE_REDIS_URL = env_str("THROTTLE_REDIS_URL") or REDIS_URL
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    # A cache that is down makes the site slower, never broken (webutil.cache).
+    CACHES = {"default": {"BACKEND": "webutil.cache.ResilientRedisCache", "LOCATION": REDIS_URL}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "OPTIONS": {"MAX_ENTRIES": 2000}}}
 if THROTTLE_REDIS_URL:

@@ -1,0 +1,131 @@
+"""Real servers for tests that need more than one process: gunicorn with several workers on a
+database of its own, and a redis-server of the test's own on a spare port."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
+GUNICORN = str(Path(PYTHON).parent / "gunicorn")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def server_env(database_url: str, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "DATABASE_URL", "REDIS_URL")}
+    env.update(
+        {
+            "DEBUG": "0",
+            "SECRET_KEY": "test-only-" + "s" * 50,
+            "ALLOWED_HOSTS": "127.0.0.1",
+            "SECURE_SSL_REDIRECT": "0",
+            "DATABASE_URL": database_url,
+            "LOG_LEVEL": "CRITICAL",
+            "API_THROTTLE_ANON": "100000000/minute",
+            "API_THROTTLE_USER": "100000000/minute",
+            **extra,
+        }
+    )
+    return env
+
+
+def manage(env: dict[str, str], *args: str) -> str:
+    result = subprocess.run(
+        [PYTHON, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    return result.stdout
+
+
+@contextmanager
+def gunicorn(env: dict[str, str], workers: int = 3) -> Iterator[int]:
+    port = free_port()
+    process = subprocess.Popen(
+        [GUNICORN, "zongheng.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", str(workers), "--log-level", "warning"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if request(port, "GET", "/ping/")[0] == 200:
+                    break
+            except OSError:
+                time.sleep(0.2)
+        else:
+            raise AssertionError("gunicorn did not start")
+        yield port
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:  # a worker stuck in a request: stop it the hard way
+            process.kill()
+            process.wait(timeout=15)
+
+
+def request(port: int, method: str, path: str, body: Any = None) -> tuple[int, bytes]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        payload = json.dumps(body) if body is not None else None
+        headers = {"Content-Type": "application/json"} if body is not None else {}
+        connection.request(method, path, body=payload, headers=headers)
+        response = connection.getresponse()
+        return response.status, response.read()
+    finally:
+        connection.close()
+
+
+def redis_server_binary() -> str | None:
+    return shutil.which("redis-server")
+
+
+@contextmanager
+def redis_server() -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
+    port = free_port()
+    process = subprocess.Popen(
+        [
+            redis_server_binary() or "redis-server",
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                break
+        except OSError:
+            time.sleep(0.1)
+    try:
+        yield port, process
+    finally:
+        process.kill()
+        process.wait(timeout=10)
