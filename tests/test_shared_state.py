@@ -100,3 +100,105 @@ def test_redis_going_down_under_load_gives_no_5xx(database: str) -> None:
                 thread.join(timeout=60)
     assert len(statuses) > 50
     assert [s for s in statuses if s >= 500] == []
+
+
+def _postgres_url(name: str) -> str | None:
+    try:
+        import psycopg
+
+        with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True, connect_timeout=3) as c:
+            c.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            c.execute(f'CREATE DATABASE "{name}"')
+    except Exception:
+        return None
+    return f"postgres://postgres@127.0.0.1:5432/{name}"
+
+
+@pytest.mark.parametrize("engine", ["sqlite", "postgresql"])
+def test_servers_starting_together_on_an_empty_database_end_with_one_catalogue(engine: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import subprocess
+
+    from tests.servers import PYTHON, ROOT
+
+    if engine == "sqlite":
+        url = f"sqlite:///{tmp_path / 'fresh.sqlite3'}"
+    else:
+        url = _postgres_url("zongheng_startup_test")
+        if url is None:
+            if IN_CI:
+                pytest.fail("PostgreSQL is not reachable in CI")
+            pytest.skip("no PostgreSQL on this machine")
+    env = server_env(url)
+    step = f"{PYTHON} manage.py migrate --noinput -v0 && {PYTHON} manage.py loadcatalog"
+    starts = [
+        subprocess.Popen(["bash", "-c", step], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        for _ in range(3)
+    ]
+    outcomes = [(p.wait(timeout=300), p.stderr.read().decode()[-500:]) for p in starts]  # type: ignore[union-attr]
+    assert [code for code, _ in outcomes] == [0, 0, 0], outcomes
+    count = manage(
+        env,
+        "shell",
+        "-c",
+        "from catalog.models import Card, CatalogState; "
+        "print(Card.objects.count(), Card.objects.values('code').distinct().count(), CatalogState.objects.count())",
+    )
+    from tests.catalogue import CARD_COUNT
+
+    assert count.strip().splitlines()[-1].split() == [str(CARD_COUNT), str(CARD_COUNT), "1"]
+
+
+def test_health_and_readiness_answer_without_logging_throttle_or_cache(client, settings, db) -> None:  # type: ignore[no-untyped-def]
+    from django.test import override_settings
+
+    assert client.get("/healthz").json() == {"ok": True}
+    ready = client.get("/readyz")
+    assert ready.status_code == 200 and ready.json() == {"ok": True, "down": []}
+    assert "no-store" in ready["Cache-Control"]
+    broken = {
+        "default": {"BACKEND": "webutil.cache.ResilientRedisCache", "LOCATION": "redis://127.0.0.1:1/0"},
+        "throttle": settings.CACHES["throttle"],
+    }
+    with override_settings(CACHES=broken):
+        down = client.get("/readyz")
+        assert down.status_code == 503 and down.json()["down"] == ["cache"]
+        assert client.get("/api/sets/").status_code == 200  # the site itself serves on, uncached
+
+
+def test_health_checks_stay_out_of_the_access_log(database: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import subprocess
+
+    from tests.servers import GUNICORN, ROOT, free_port
+
+    port, log = free_port(), tmp_path / "access.log"
+    process = subprocess.Popen(
+        [
+            GUNICORN,
+            "zongheng.wsgi",
+            "-c",
+            "zongheng/gunicorn_conf.py",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "1",
+            "--access-logfile",
+            str(log),
+        ],
+        cwd=ROOT,
+        env=server_env(database),
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if request(port, "GET", "/ping/")[0] == 200:
+                    break
+            except OSError:
+                time.sleep(0.2)
+        assert request(port, "GET", "/healthz")[0] == 200 and request(port, "GET", "/readyz")[0] == 200
+        request(port, "GET", "/api/sets/")
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+    lines = log.read_text()
+    assert "/api/sets/" in lines and "/healthz" not in lines and "/readyz" not in lines

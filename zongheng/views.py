@@ -1,17 +1,23 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
 from django.core.exceptions import (
     RequestDataTooBig,
     SuspiciousFileOperation,
     TooManyFieldsSent,
     TooManyFilesSent,
 )
+from django.core.files.storage import default_storage
+from django.db import DatabaseError, connection
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.static import serve as static_serve
+
+from webutil.throttling import CACHE_ERRORS
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
@@ -45,6 +51,53 @@ def server_error(request: HttpRequest) -> HttpResponse:
 def ping(request: HttpRequest) -> HttpResponse:
     """A bare JSON answer: a health check, and the floor that bench/http.py measures against."""
     return JsonResponse({"ok": True})
+
+
+def healthz(request: HttpRequest) -> HttpResponse:
+    """The process answers: for a load balancer's liveness check. No query, no cache."""
+    response = JsonResponse({"ok": True})
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def readyz(request: HttpRequest) -> HttpResponse:
+    """Ready to serve: the database, the cache and the media storage can be reached. 503 names
+    what is down (a server whose cache is down still serves, slower: the balancer decides)."""
+    down = [
+        name
+        for name, check in (("database", _database_up), ("cache", _cache_up), ("storage", _storage_up))
+        if not check()
+    ]
+    response = JsonResponse({"ok": not down, "down": down}, status=503 if down else 200)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _database_up() -> bool:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+        return True
+    except DatabaseError:
+        return False
+
+
+def _cache_up() -> bool:
+    backend = caches["default"]
+    if not isinstance(backend, RedisCache):
+        return True  # a cache in this process is always there
+    try:
+        return bool(backend._cache.get_client(None, write=False).ping())  # type: ignore[attr-defined]  # Django's client, not in the stubs
+    except CACHE_ERRORS:
+        return False
+
+
+def _storage_up() -> bool:
+    try:
+        default_storage.exists("healthz-probe")
+        return True
+    except OSError:
+        return False
 
 
 def media(request: HttpRequest, path: str) -> HttpResponseBase:

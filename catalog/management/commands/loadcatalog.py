@@ -6,6 +6,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from catalog.loading import DATA_FILE, CatalogError, load_catalog
+from webutil.locks import database_lock
 
 
 class Command(BaseCommand):
@@ -16,7 +17,9 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
-            report = load_catalog(Path(options["path"]))
+            # Under the start-up lock: servers starting together load the catalogue once.
+            with database_lock("startup"):
+                report = load_catalog(Path(options["path"]))
         except CatalogError as exc:
             raise CommandError(f"Nothing was changed: {exc}") from None
         if options["verbosity"] >= 2:
