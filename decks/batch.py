@@ -17,8 +17,9 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from catalog.lookup import catalog_index
 from decks.legality import check_list
-from rules_check import DeckListError, Verdict, decode
+from rules_check import DeckListError, Problem, decode
 from rules_check.decklist import MAX_BYTES
 from webutil.csv import csv_text
 from webutil.text import strip_bidi
@@ -38,9 +39,15 @@ class BatchRow:
     general: str | None = None
     count: int = 0
     legal: bool = False
-    problems: list[str] | None = None
+    problems: tuple[Problem, ...] = ()
     error: str | None = None
     text: str | None = None
+
+    @property
+    def general_name(self) -> str | None:
+        """The general as players know it (the table shows names; the CSV keeps the code too)."""
+        facts = catalog_index().by_code.get(self.general) if self.general else None
+        return facts.name if facts else None
 
 
 def _safe_name(name: str) -> bool:
@@ -123,14 +130,14 @@ def check_files(files: list[tuple[str, bytes]], format_name: str) -> list[BatchR
                 verdict.main_deck_count,
                 verdict.legal,
             )
-            row.problems = problem_lines(verdict)
+            row.problems = verdict.problems
         rows.append(row)
     return rows
 
 
-def problem_lines(verdict: Verdict) -> list[str]:
+def problem_lines(problems: tuple[Problem, ...]) -> list[str]:
     """A verdict's problems as plain lines, code first, for tables and CSV."""
-    return [f"{p.code}: {p.message}" for p in verdict.problems]
+    return [f"{p.code}: {p.message}" for p in problems]
 
 
 def to_csv(rows: list[BatchRow]) -> str:
@@ -143,7 +150,7 @@ def to_csv(rows: list[BatchRow]) -> str:
                 r.general or "",
                 r.count,
                 "yes" if r.legal else "no",
-                r.error or " | ".join(r.problems or []),
+                r.error or " | ".join(problem_lines(r.problems)),
             ]
             for r in rows
         ),

@@ -126,7 +126,7 @@ def change(request: AuthedRequest, deck_id: int) -> HttpResponse:
     if not form.is_valid():
         return _builder_error(request, deck, " ".join(str(e) for errors in form.errors.values() for e in errors))
     action, code = form.cleaned_data["action"], form.cleaned_data["card"]
-    if action == "no_general":
+    if action == "no_general" or (action == "general" and not code):
         deck = services.set_general(deck, None)
     else:
         facts = catalog_index().lookup(code or "")

@@ -42,6 +42,13 @@ class CheckDeckForm(forms.Form):
     def clean_file(self) -> str | None:
         return read_list_file(self.cleaned_data.get("file"))
 
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not self.errors and not (data.get("file") or (data.get("list") or "").strip()):
+            # Nothing to check is not a deck of 0 cards: ask for the list.
+            raise forms.ValidationError(_("Paste a deck list, or choose a .txt file."), code="empty")
+        return data
+
     def deck_text(self) -> str:
         return self.cleaned_data.get("file") or self.cleaned_data.get("list") or ""
 

@@ -17,6 +17,7 @@ from decks.i18n import pick
 from decks.legality import check_list, deck_for_rules
 from decks.models import MAX_ENTRY_COUNT
 from rules_check import FORMATS, DeckListError, export
+from rules_check.messages import at_lines
 
 
 @dataclass
@@ -75,9 +76,11 @@ def read_list(text: str, *, name: str = "", format_name: str, lenient: bool = Fa
     for section, target in ((parsed.deck.main, main), (parsed.deck.reinforcements, reinforcements)):
         for entry in section:
             if entry.count < 1:
-                notes.append(
-                    Note(entry.line, f"{entry.card.name} ×{entry.count}", f"{entry.card.code}: count {entry.count}")
+                lines = (entry.line,) if entry.line else ()
+                message, message_en = at_lines(
+                    f"{entry.card.name} ×{entry.count}", f"{entry.card.code}: count {entry.count}", lines
                 )
+                notes.append(Note(entry.line, message, message_en))
                 continue
             target[entry.card.code] = min(target.get(entry.card.code, 0) + entry.count, MAX_ENTRY_COUNT)
     if notes and not lenient:

@@ -134,7 +134,7 @@ def to_csv(rows: list[Row]) -> str:
                 row.general or "",
                 row.count,
                 "yes" if row.legal else "no",
-                row.error or " | ".join(problem_lines(row.verdict) if row.verdict else []),
+                row.error or " | ".join(problem_lines(row.verdict.problems) if row.verdict else []),
                 row.submission.text,
             ]
             for row in rows

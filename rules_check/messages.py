@@ -67,20 +67,27 @@ MESSAGES: dict[str, tuple[str, str, str]] = {
 }
 
 PROBLEM_CODES = tuple(MESSAGES)
-# Problems of one line of text say which line first.
-_ABOUT_ONE_LINE = frozenset({"unknown_card", "unreadable_line"})
+
+
+def at_lines(message: str, message_en: str, lines: tuple[int, ...]) -> tuple[str, str]:
+    """A message that names the lines it is about first: "第 3、7 行：…", "Lines 3, 7: …"."""
+    if not lines:
+        return message, message_en
+    zh = "、".join(str(n) for n in lines)
+    en = ", ".join(str(n) for n in lines)
+    return f"第 {zh} 行：{message}", f"{'Line' if len(lines) == 1 else 'Lines'} {en}: {message_en}"
 
 
 def problem(code: str, *, cards: tuple[str, ...] = (), lines: tuple[int | None, ...] = (), **values: Any) -> Problem:
+    """A problem, its message naming the lines of the list it is about (when it came from one)."""
     severity, zh, en = MESSAGES[code]
-    message, message_en = zh.format(**values), en.format(**values)
-    if code in _ABOUT_ONE_LINE and len(lines) == 1 and lines[0] is not None:
-        message, message_en = f"第 {lines[0]} 行：{message}", f"Line {lines[0]}: {message_en}"
+    known_lines = tuple(sorted({line for line in lines if line is not None}))
+    message, message_en = at_lines(zh.format(**values), en.format(**values), known_lines)
     return Problem(
         code=code,
         severity=severity,
         message=message,
         message_en=message_en,
         cards=tuple(dict.fromkeys(cards)),
-        lines=tuple(sorted({line for line in lines if line is not None})),
+        lines=known_lines,
     )

@@ -3,6 +3,8 @@ clone, import with bad lines, deck codes, missing cards, visibility, the registr
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.db import connection
 from django.test import Client
@@ -73,7 +75,7 @@ def test_the_verdict_matches_rules_check_on_the_same_list(alice_client: Client, 
         k: v for k, v in verdict.to_dict().items() if k != "problems"
     }
     assert [(p["code"], p["cards"], p["message"]) for p in api["problems"]] == [
-        (p.code, list(p.cards), p.message) for p in verdict.problems
+        (p.code, list(p.cards), re.sub(r"^第 [\d、]+ 行：", "", p.message)) for p in verdict.problems
     ]
     page = alice_client.get(f"/decks/{deck.pk}/").content.decode()
     for problem in verdict.problems:
@@ -348,3 +350,11 @@ def test_versions_saved_while_public_are_shown(alice_client: Client, alice, bob_
 def test_a_bad_public_list_filter_is_a_400_with_a_message(client: Client, english) -> None:  # type: ignore[no-untyped-def]
     response = client.get("/decks/?faction=atlantis")
     assert response.status_code == 400 and "Some filters are not valid" in response.content.decode()
+
+
+def test_import_notes_name_each_line_once(alice_client: Client, english) -> None:  # type: ignore[no-untyped-def]
+    response = alice_client.post(
+        "/decks/import/", {"name": "x", "format": "standard", "text": "武將: 劉備\n3 新兵\n2 不存在的牌\n"}, follow=True
+    )
+    html = response.content.decode()
+    assert html.count("Line 3") == 1 and "Line Line" not in html

@@ -93,3 +93,9 @@ def card_face(context, card, sizes="(max-width: 40rem) 45vw, 10rem"):  # type: i
 def card_picture(context, card, side="front"):  # type: ignore[no-untyped-def]
     """One side's uploaded picture (catalog.images.Picture) or None."""
     return images.pictures_for(context.get("request")).get((card.pk, side))
+
+
+@register.filter
+def card_total(entries: dict[str, int] | None) -> int:
+    """How many cards a {code: count} mapping holds (a deck version's main deck)."""
+    return sum(entries.values()) if entries else 0

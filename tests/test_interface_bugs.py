@@ -1,0 +1,61 @@
+"""Interface faults found by trying the site as a new player would; each test fails without its fix."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+
+from decks.models import Deck
+from tests.deck_helpers import LEGAL_MAIN, make_deck
+from tests.decklists import ILLEGAL
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
+
+
+def test_the_builder_shows_no_general_chosen_when_there_is_none(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+    deck = make_deck(alice, general=None)
+    html = alice_client.get(f"/decks/{deck.pk}/build/").content.decode()
+    select = html[html.index('class="general-select"') :]
+    select = select[: select.index("</select>")]
+    assert select.count(" selected") == 1 and '<option value="" selected>' in select
+    # choosing the placeholder keeps the deck without a general instead of failing
+    assert alice_client.post(f"/decks/{deck.pk}/change/", {"action": "general", "card": ""}).status_code == 302
+    assert Deck.objects.get(pk=deck.pk).general is None
+
+
+def test_the_history_counts_cards_not_distinct_cards(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+    deck = make_deck(alice, main={"YXJQ-003": 3, "YXJQ-004": 2})
+    html = alice_client.get(f"/decks/{deck.pk}/history/").content.decode()
+    assert '<td class="num">5</td>' in html
+
+
+def test_the_sheet_title_is_said_once_in_chinese(alice_client: Client, alice, settings) -> None:  # type: ignore[no-untyped-def]
+    from django.utils import translation
+
+    deck = make_deck(alice)
+    with translation.override("zh-hant"):
+        alice_client.post("/i18n/setlang/", {"language": "zh-hant", "next": "/"})
+        html = alice_client.get(f"/decks/{deck.pk}/sheet/").content.decode()
+    assert html.count("牌庫登記表") == 1
+
+
+def test_checking_an_empty_list_asks_for_one(client: Client) -> None:
+    response = client.post("/check/", {"list": "   \n", "format": "standard"})
+    html = response.content.decode()
+    assert response.status_code == 400 and "Paste a deck list" in html and "0 cards" not in html
+
+
+def test_the_check_many_table_shows_names_and_messages_not_codes(client: Client) -> None:
+    files = [SimpleUploadedFile("b.txt", ILLEGAL.encode()), SimpleUploadedFile("c.txt", "武將: 劉備\n3 不存在\n".encode())]
+    html = client.post("/check/many/", {"files": files, "format": "standard"}).content.decode()
+    table = html[html.index("<table") :]
+    assert "unknown_card:" not in table and "too_many_copies:" not in table
+    general_cell = table[table.index("c.txt") :].split("</td>")[2]
+    assert "劉備" in general_cell and "WJ-001" in general_cell
+
+
+def test_a_deck_code_used_as_a_general_choice_is_refused_cleanly(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+    deck = make_deck(alice, main=LEGAL_MAIN)
+    response = alice_client.post(f"/decks/{deck.pk}/change/", {"action": "general", "card": "nope"})
+    assert response.status_code == 400
