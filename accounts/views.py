@@ -18,6 +18,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
@@ -42,16 +43,27 @@ def signup(request: HtmxHttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("account")
     form: UserCreationForm[User] = UserCreationForm(request.POST or None)
+    next_page = _safe_next(request)
     if request.method == "POST" and (wait := hit(f"signup:ip:{client_ip(request)}", SIGNUP_PER_ADDRESS)) is not None:
         form.is_valid()
         form.add_error(None, wait_message(wait))
-        return render(request, "registration/signup.html", {"form": form}, status=429)
+        return render(request, "registration/signup.html", {"form": form, "next": next_page}, status=429)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome! Your account is ready."))
-        return redirect("collection:mine")
-    return render(request, "registration/signup.html", {"form": form}, status=400 if form.errors else 200)
+        # Back where the visitor was going (an event's link, say), if that is on this site.
+        return redirect(next_page or "collection:mine")
+    context = {"form": form, "next": next_page}
+    return render(request, "registration/signup.html", context, status=400 if form.errors else 200)
+
+
+def _safe_next(request: HtmxHttpRequest) -> str:
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    allowed = url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return target if allowed else ""
 
 
 @login_required

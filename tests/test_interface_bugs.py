@@ -47,7 +47,10 @@ def test_checking_an_empty_list_asks_for_one(client: Client) -> None:
 
 
 def test_the_check_many_table_shows_names_and_messages_not_codes(client: Client) -> None:
-    files = [SimpleUploadedFile("b.txt", ILLEGAL.encode()), SimpleUploadedFile("c.txt", "武將: 劉備\n3 不存在\n".encode())]
+    files = [
+        SimpleUploadedFile("b.txt", ILLEGAL.encode()),
+        SimpleUploadedFile("c.txt", "武將: 劉備\n3 不存在\n".encode()),
+    ]
     html = client.post("/check/many/", {"files": files, "format": "standard"}).content.decode()
     table = html[html.index("<table") :]
     assert "unknown_card:" not in table and "too_many_copies:" not in table
@@ -59,3 +62,33 @@ def test_a_deck_code_used_as_a_general_choice_is_refused_cleanly(alice_client: C
     deck = make_deck(alice, main=LEGAL_MAIN)
     response = alice_client.post(f"/decks/{deck.pk}/change/", {"action": "general", "card": "nope"})
     assert response.status_code == 400
+
+
+def test_next_survives_login_then_sign_up(client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from events.models import Event
+    from tests.conftest import PASSWORD
+
+    event = Event.objects.create(organiser=alice, name="台北站", deadline=timezone.now() + timedelta(days=1))
+    link = f"/e/{event.token}/"
+    to_login = client.get(link)
+    assert to_login.status_code == 302 and to_login["Location"].startswith("/accounts/login/")
+    login_page = client.get(to_login["Location"]).content.decode()
+    signup_href = f'href="/accounts/signup/?next={link}"'
+    assert signup_href in login_page
+    signup_page = client.get(f"/accounts/signup/?next={link}").content.decode()
+    assert f'name="next" value="{link}"' in signup_page
+    done = client.post(
+        "/accounts/signup/", {"username": "newbie", "password1": PASSWORD, "password2": PASSWORD, "next": link}
+    )
+    assert done.status_code == 302 and done["Location"] == link
+    assert client.get(link).status_code == 200
+    # somewhere else is never a destination
+    other = Client().post(
+        "/accounts/signup/",
+        {"username": "newbie2", "password1": PASSWORD, "password2": PASSWORD, "next": "https://evil.example/"},
+    )
+    assert other["Location"] == "/collection/"
