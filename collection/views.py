@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -17,6 +18,7 @@ from collection import csv_io, queries
 from collection.forms import ACTIONS, ChangeForm, ImportForm, WantedForm
 from collection.models import CollectionChange, ShareLink
 from collection.services import CountError, change_counts, set_counts, set_wanted, undo_change
+from webutil.confirm import unless_confirmed
 from webutil.pagination import per_page
 from webutil.requests import AuthedRequest, HtmxHttpRequest
 
@@ -152,6 +154,23 @@ def history(request: AuthedRequest) -> HttpResponse:
 @login_required
 @require_POST
 def undo(request: AuthedRequest, change_id: int) -> HttpResponse:
+    change = get_object_or_404(CollectionChange, pk=change_id, user=request.user)
+    asked = unless_confirmed(
+        request,
+        title=_("Undo this change?"),
+        message=_("%(code)s goes back from %(after)d to %(before)d copies (%(foil_after)d to %(foil_before)d foil).")
+        % {
+            "code": change.card.code,
+            "after": change.quantity_after,
+            "before": change.quantity_before,
+            "foil_after": change.foil_after,
+            "foil_before": change.foil_before,
+        },
+        button=_("Undo"),
+        back=reverse("collection:history"),
+    )
+    if asked:
+        return asked
     try:
         undo_change(request.user, change_id)
     except CountError as exc:

@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -28,6 +29,7 @@ from decks.models import MAIN, REINFORCEMENTS, Deck, DeckVersion
 from decks.sheets import sheet_for_snapshot
 from decks.stats import curve_svg, deck_view
 from rules_check.model import REINFORCEMENT
+from webutil.confirm import unless_confirmed
 from webutil.requests import AuthedRequest, HtmxHttpRequest
 
 _IMPORT_NOTES = "deck_import_notes"
@@ -156,6 +158,15 @@ def _builder_error(request: HtmxHttpRequest, deck: Deck, message: str) -> HttpRe
 @require_POST
 def delete(request: AuthedRequest, deck_id: int) -> HttpResponse:
     deck = _own_deck(request, deck_id)
+    asked = unless_confirmed(
+        request,
+        title=_("Delete “%(name)s”?") % {"name": deck.name},
+        message=_("The deck and its history are deleted. This cannot be undone."),
+        button=_("Delete the deck"),
+        back=deck.get_absolute_url(),
+    )
+    if asked:
+        return asked
     deck.delete()
     messages.success(request, _("The deck was deleted."))
     return redirect("decks:mine")
@@ -216,6 +227,15 @@ def publish_history(request: AuthedRequest, deck_id: int) -> HttpResponse:
 def restore(request: AuthedRequest, deck_id: int, number: int) -> HttpResponse:
     deck = _own_deck(request, deck_id)
     version = get_object_or_404(deck.versions, number=number)
+    asked = unless_confirmed(
+        request,
+        title=_("Restore version %(n)d?") % {"n": number},
+        message=_("The deck becomes what it was then; what it is now stays in the history as a version."),
+        button=_("Restore"),
+        back=reverse("decks:history", args=[deck.pk]),
+    )
+    if asked:
+        return asked
     services.restore(deck, version)
     messages.success(request, _("Version %(n)d restored.") % {"n": number})
     return redirect("decks:detail", deck.pk)

@@ -19,6 +19,7 @@ from events import services
 from events.forms import EventForm, SubmissionForm
 from events.models import Event, Submission, new_token
 from rules_check import DeckListError
+from webutil.confirm import unless_confirmed
 from webutil.requests import AuthedRequest, HtmxHttpRequest
 
 
@@ -71,6 +72,15 @@ def detail(request: AuthedRequest, event_id: int) -> HttpResponse:
 @require_POST
 def lock(request: AuthedRequest, event_id: int) -> HttpResponse:
     event = _organised(request, event_id)
+    asked = unless_confirmed(
+        request,
+        title=_("Lock “%(name)s”?") % {"name": event.name},
+        message=_("After the lock no list can be sent, changed or removed, for good."),
+        button=_("Lock the event"),
+        back=event.get_absolute_url(),
+    )
+    if asked:
+        return asked
     if services.lock(event):
         messages.success(request, _("Locked: the lists can no longer be changed."))
     return redirect(event)
@@ -90,6 +100,16 @@ def new_link(request: AuthedRequest, event_id: int) -> HttpResponse:
 @require_POST
 def remove(request: AuthedRequest, event_id: int, submission_id: int) -> HttpResponse:
     event = _organised(request, event_id)
+    submission = get_object_or_404(Submission, event=event, pk=submission_id)
+    asked = unless_confirmed(
+        request,
+        title=_("Remove the list of %(player)s?") % {"player": submission.player_name},
+        message=_("The list is deleted from the event; the player can send it again until the deadline."),
+        button=_("Remove the list"),
+        back=event.get_absolute_url(),
+    )
+    if asked:
+        return asked
     try:
         services.remove_submission(event, submission_id)
     except services.EventClosed as exc:
@@ -102,9 +122,15 @@ def remove(request: AuthedRequest, event_id: int, submission_id: int) -> HttpRes
 @require_POST
 def delete(request: AuthedRequest, event_id: int) -> HttpResponse:
     event = _organised(request, event_id)
-    if request.POST.get("confirm") != "yes":
-        messages.error(request, _("Tick the box to confirm that the event and all its lists go."))
-        return redirect(event)
+    asked = unless_confirmed(
+        request,
+        title=_("Delete “%(name)s”?") % {"name": event.name},
+        message=_("The event and every list sent to it are deleted. This cannot be undone."),
+        button=_("Delete the event"),
+        back=event.get_absolute_url(),
+    )
+    if asked:
+        return asked
     event.delete()
     messages.success(request, _("The event “%(name)s” and its lists are deleted.") % {"name": event.name})
     return redirect("events:mine")

@@ -44,7 +44,8 @@ ROUTES = [
     Route("get", "/collection/import/", 200, (302,), (200,)),
     Route("post", "/collection/cards/YXJQ-003/", 302, (302,), (302,), {"action": "inc"}),
     Route("post", "/collection/wanted/YXJQ-003/", 302, (302,), (302,), {"wanted": "2"}),
-    Route("post", "/collection/history/{change}/undo/", 302, (302,), (404,)),
+    Route("post", "/collection/history/{change}/undo/", 200, (302,), (404,)),  # asks first
+    Route("post", "/collection/history/{change}/undo/", 302, (302,), (404,), {"confirm": "yes"}),
     # account
     Route("get", "/accounts/", 200, (302,), (200,)),
     Route("post", "/accounts/token/", 302, (302,), (302,)),
@@ -60,10 +61,12 @@ ROUTES = [
     Route("get", "/decks/{deck}/sheet/", 200, (404,), (404,)),
     Route("post", "/decks/{deck}/change/", 302, (302,), (404,), {"action": "inc", "card": "YXJQ-003"}),
     Route("post", "/decks/{deck}/clone/", 302, (302,), (404,)),
-    Route("post", "/decks/{deck}/history/1/restore/", 302, (302,), (404,)),
+    Route("post", "/decks/{deck}/history/1/restore/", 200, (302,), (404,)),
+    Route("post", "/decks/{deck}/history/1/restore/", 302, (302,), (404,), {"confirm": "yes"}),
     Route("post", "/decks/{deck}/history/publish/", 302, (302,), (404,)),
     Route("post", "/decks/{deck}/want-missing/", 302, (302,), (404,)),
-    Route("post", "/decks/{deck}/delete/", 302, (302,), (404,)),
+    Route("post", "/decks/{deck}/delete/", 200, (302,), (404,)),
+    Route("post", "/decks/{deck}/delete/", 302, (302,), (404,), {"confirm": "yes"}),
     # events (alice organises; {event} is hers, {submission} a list sent to it)
     Route("get", "/events/", 200, (302,), (200,)),
     Route("get", "/events/{event}/", 200, (302,), (404,)),
@@ -77,9 +80,12 @@ ROUTES = [
     ),
     Route("get", "/events/{event}/export.csv", 200, (302,), (404,)),
     Route("get", "/events/{event}/sheets/", 200, (302,), (404,)),
-    Route("post", "/events/{event}/lock/", 302, (302,), (404,)),
+    Route("post", "/events/{event}/lock/", 200, (302,), (404,)),
+    Route("post", "/events/{event}/lock/", 302, (302,), (404,), {"confirm": "yes"}),
     Route("post", "/events/{event}/link/", 302, (302,), (404,)),
-    Route("post", "/events/{event}/submissions/{submission}/remove/", 302, (302,), (404,)),
+    Route("post", "/events/{event}/submissions/{submission}/remove/", 200, (302,), (404,)),
+    Route("post", "/events/{event}/submissions/{submission}/remove/", 302, (302,), (404,), {"confirm": "yes"}),
+    Route("post", "/events/{event}/delete/", 200, (302,), (404,)),
     Route("post", "/events/{event}/delete/", 302, (302,), (404,), {"confirm": "yes"}),
     # API
     Route("get", "/api/collection/", 200, (401,), (200,)),
@@ -115,7 +121,9 @@ def call(client: Client, route: Route, world: dict[str, int]):  # type: ignore[n
     return getattr(client, route.method)(url, route.data or {})
 
 
-@pytest.mark.parametrize("route", ROUTES, ids=lambda r: f"{r.method} {r.url}")
+@pytest.mark.parametrize(
+    "route", ROUTES, ids=lambda r: f"{r.method} {r.url}{' confirmed' if r.data and r.data.get('confirm') else ''}"
+)
 def test_anonymous(route: Route, world, client: Client) -> None:  # type: ignore[no-untyped-def]
     response = call(client, route, world)
     assert response.status_code in route.anonymous, response.status_code
@@ -124,7 +132,9 @@ def test_anonymous(route: Route, world, client: Client) -> None:  # type: ignore
     assert SECRET not in response.content.decode("utf-8", "replace")
 
 
-@pytest.mark.parametrize("route", ROUTES, ids=lambda r: f"{r.method} {r.url}")
+@pytest.mark.parametrize(
+    "route", ROUTES, ids=lambda r: f"{r.method} {r.url}{' confirmed' if r.data and r.data.get('confirm') else ''}"
+)
 def test_another_user(route: Route, world, bob_client: Client) -> None:  # type: ignore[no-untyped-def]
     response = call(bob_client, route, world)
     assert response.status_code in route.other, response.status_code
@@ -134,7 +144,9 @@ def test_another_user(route: Route, world, bob_client: Client) -> None:  # type:
         assert "WJ-001," not in body and '"WJ-001"' not in body  # alice's cards never in bob's data
 
 
-@pytest.mark.parametrize("route", ROUTES, ids=lambda r: f"{r.method} {r.url}")
+@pytest.mark.parametrize(
+    "route", ROUTES, ids=lambda r: f"{r.method} {r.url}{' confirmed' if r.data and r.data.get('confirm') else ''}"
+)
 def test_the_owner(route: Route, world, alice_client: Client) -> None:  # type: ignore[no-untyped-def]
     response = call(alice_client, route, world)
     assert response.status_code == route.owner, (response.status_code, response.content[:300])

@@ -271,6 +271,7 @@ def test_an_event_from_its_link_to_the_printed_sheets(site: str, browser) -> Non
     assert page.locator("table.batch tr.legal").count() == 1 and page.locator("table.batch tr.illegal").count() == 1
     shoot(page, "event")
     page.click("text=鎖定名單")
+    page.click("form.stack-form button.danger")  # the second step: locking is for good
     page.wait_for_selector(".event-state strong.bad")
     page.goto(f"{site}/events/{event.pk}/sheets/")
     pdf = page.pdf(format="A4", print_background=True)

@@ -276,9 +276,11 @@ def test_every_change_is_recorded_and_can_be_undone(alice_client: Client, alice)
     html = alice_client.get("/collection/history/").content.decode()
     assert ("0 → 3" in html and "Undo" in html) or "復原" in html
     first = changes[1]
-    assert alice_client.post(f"/collection/history/{first.pk}/undo/").status_code == 302
+    assert alice_client.post(f"/collection/history/{first.pk}/undo/", {"confirm": "yes"}).status_code == 302
     assert counts(alice, "YXJQ-003") == (0, 1)  # the later foil stays
-    assert alice_client.post(f"/collection/history/{first.pk}/undo/").status_code == 400  # already undone
+    assert (
+        alice_client.post(f"/collection/history/{first.pk}/undo/", {"confirm": "yes"}).status_code == 400
+    )  # already undone
     assert CollectionChange.objects.filter(user=alice, source="undo").count() == 1
 
 
@@ -287,7 +289,7 @@ def test_undo_that_would_go_below_zero_is_refused(alice_client: Client, alice) -
     own(alice, YXJQ_003=2)
     change = CollectionChange.objects.filter(user=alice).first()
     own(alice, YXJQ_003=0)
-    assert alice_client.post(f"/collection/history/{change.pk}/undo/").status_code == 400
+    assert alice_client.post(f"/collection/history/{change.pk}/undo/", {"confirm": "yes"}).status_code == 400
     assert counts(alice, "YXJQ-003") == (0, 0)
 
 
@@ -297,7 +299,7 @@ def test_undo_that_would_go_below_zero_is_refused(alice_client: Client, alice) -
 def test_bob_never_sees_or_changes_alices_collection(alice_client: Client, alice, bob_client: Client, bob) -> None:  # type: ignore[no-untyped-def]
     own(alice, YXJQ_003=3, WJ_001=(1, 1))
     change = CollectionChange.objects.filter(user=alice).first()
-    assert bob_client.post(f"/collection/history/{change.pk}/undo/").status_code == 404
+    assert bob_client.post(f"/collection/history/{change.pk}/undo/", {"confirm": "yes"}).status_code == 404
     for url in (
         "/collection/",
         "/collection/history/",

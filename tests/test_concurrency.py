@@ -103,7 +103,7 @@ def test_undoing_one_change_twice_at_once_undoes_it_once(racer) -> None:  # type
     change = CollectionChange.objects.get(user=racer)
 
     def undo() -> int:
-        return client_for(racer).post(f"/collection/history/{change.pk}/undo/").status_code
+        return client_for(racer).post(f"/collection/history/{change.pk}/undo/", {"confirm": "yes"}).status_code
 
     statuses = at_once(undo, undo)
     assert sorted(statuses)[0] in (200, 302) and 500 not in statuses

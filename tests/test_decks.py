@@ -168,7 +168,7 @@ def test_every_save_keeps_a_version_with_a_diff_and_restore(alice_client: Client
     assert '<li class="removed" data-code="YXJQ-004">' in html
     assert '<li class="changed" data-code="YXJQ-003">3 → 4' in html
     assert "第二版" in html
-    alice_client.post(f"/decks/{deck.pk}/history/1/restore/")
+    alice_client.post(f"/decks/{deck.pk}/history/1/restore/", {"confirm": "yes"})
     assert snapshot_of(deck).main == {"YXJQ-003": 3, "YXJQ-004": 2}
     deck.refresh_from_db()
     assert deck.format == "standard" and deck.versions.count() == 4

@@ -144,12 +144,12 @@ def test_no_list_after_the_deadline(event: Event, bob_client: Client) -> None:
 def test_nothing_changes_after_the_lock(event: Event, alice_client: Client, bob_client: Client) -> None:
     send(bob_client, event, list=LEGAL_40)
     submission = Submission.objects.get()
-    assert alice_client.post(f"/events/{event.pk}/lock/").status_code == 302
+    assert alice_client.post(f"/events/{event.pk}/lock/", {"confirm": "yes"}).status_code == 302
     event.refresh_from_db()
     assert event.locked
     for response in (
         send(bob_client, event, list=ILLEGAL),
-        alice_client.post(f"/events/{event.pk}/submissions/{submission.pk}/remove/"),
+        alice_client.post(f"/events/{event.pk}/submissions/{submission.pk}/remove/", {"confirm": "yes"}),
         alice_client.post(f"/events/{event.pk}/", {"name": "x", "format": "classic", "deadline": "2099-01-01T10:00"}),
     ):
         assert response.status_code == 403 and "locked" in response.content.decode()
@@ -157,7 +157,7 @@ def test_nothing_changes_after_the_lock(event: Event, alice_client: Client, bob_
     event.refresh_from_db()
     assert (event.name, event.format) == ("台北站", "standard")
     locked_at = event.locked_at
-    alice_client.post(f"/events/{event.pk}/lock/")  # a second lock changes nothing
+    alice_client.post(f"/events/{event.pk}/lock/", {"confirm": "yes"})  # a second lock changes nothing
     event.refresh_from_db()
     assert event.locked_at == locked_at
 
@@ -195,7 +195,10 @@ def test_the_organiser_can_remove_a_list_and_replace_the_link(
 ) -> None:
     send(bob_client, event, list=LEGAL_40)
     submission = Submission.objects.get()
-    assert alice_client.post(f"/events/{event.pk}/submissions/{submission.pk}/remove/").status_code == 302
+    assert (
+        alice_client.post(f"/events/{event.pk}/submissions/{submission.pk}/remove/", {"confirm": "yes"}).status_code
+        == 302
+    )
     assert not Submission.objects.exists()
     old = event.token
     alice_client.post(f"/events/{event.pk}/link/")
@@ -270,7 +273,8 @@ def test_a_player_withdraws_until_the_deadline(event: Event, bob_client: Client,
 def test_an_organiser_deletes_an_event_only_when_sure(event: Event, alice_client: Client, bob_client: Client) -> None:
     send(bob_client, event, list=LEGAL_40)
     assert bob_client.post(f"/events/{event.pk}/delete/", {"confirm": "yes"}).status_code == 404
-    alice_client.post(f"/events/{event.pk}/delete/")  # the box not ticked
+    asked = alice_client.post(f"/events/{event.pk}/delete/")  # the box not ticked: asked again
+    assert asked.status_code == 200 and 'name="confirm" value="yes"' in asked.content.decode()
     assert Event.objects.exists()
     response = alice_client.post(f"/events/{event.pk}/delete/", {"confirm": "yes"})
     assert response.status_code == 302 and response["Location"] == "/events/"

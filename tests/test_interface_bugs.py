@@ -92,3 +92,34 @@ def test_next_survives_login_then_sign_up(client: Client, alice) -> None:  # typ
         {"username": "newbie2", "password1": PASSWORD, "password2": PASSWORD, "next": "https://evil.example/"},
     )
     assert other["Location"] == "/collection/"
+
+
+def test_permanent_actions_ask_first_and_change_nothing_until_confirmed(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from collection.models import CollectionChange, CollectionEntry
+    from events.models import Event, Submission
+    from tests.collection_helpers import own
+
+    own(alice, YXJQ_003=2)
+    change = CollectionChange.objects.get(user=alice)
+    deck = make_deck(alice)
+    event = Event.objects.create(organiser=alice, name="台北站", deadline=timezone.now() + timedelta(days=1))
+    submission = Submission.objects.create(event=event, player_name="阿明", text="3 YXJQ-003")
+    for url in (
+        f"/collection/history/{change.pk}/undo/",
+        f"/decks/{deck.pk}/delete/",
+        f"/decks/{deck.pk}/history/1/restore/",
+        f"/events/{event.pk}/lock/",
+        f"/events/{event.pk}/submissions/{submission.pk}/remove/",
+        f"/events/{event.pk}/delete/",
+    ):
+        page = alice_client.post(url)
+        html = page.content.decode()
+        assert page.status_code == 200 and 'name="confirm" value="yes"' in html and f'action="{url}"' in html, url
+    assert CollectionEntry.objects.get(user=alice).quantity == 2 and not CollectionChange.objects.get().undone
+    assert Deck.objects.filter(pk=deck.pk).exists()
+    event.refresh_from_db()
+    assert not event.locked and Submission.objects.filter(pk=submission.pk).exists()
