@@ -5,6 +5,7 @@ full pinyin. Built once per catalogue version, so a deck list or a CSV file cost
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from catalog import cache_version, textkeys
 from catalog.models import Card
@@ -32,6 +33,10 @@ class CatalogIndex:
     by_name: dict[str, CardFacts]
     by_pinyin: dict[str, CardFacts]
     pk_by_code: dict[str, int]
+
+    @cached_property
+    def code_by_pk(self) -> dict[int, str]:
+        return {pk: code for code, pk in self.pk_by_code.items()}
 
     @classmethod
     def build(cls) -> CatalogIndex:

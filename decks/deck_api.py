@@ -9,7 +9,6 @@ from typing import Any, cast
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -24,11 +23,11 @@ from decks import deckcode, intake, services
 from decks.check_api import VerdictOutputSerializer
 from decks.data import DeckData
 from decks.legality import check_deck_snapshot, deck_for_rules
-from decks.models import MAX_DESCRIPTION, MAX_ENTRY_COUNT, Deck
+from decks.models import MAX_DESCRIPTION, MAX_ENTRY_COUNT, Deck, DeckQuerySet
 from decks.stats import deck_view
 from rules_check import FORMATS, export
 from webutil.fields import StrictCharField
-from webutil.pagination import StrictPageNumberPagination
+from webutil.pagination import StrictCursorPagination
 from webutil.parsers import SafeJSONParser
 
 ERROR = OpenApiResponse(OpenApiTypes.OBJECT, description="{field: [messages]} or {detail: message}")
@@ -149,7 +148,6 @@ def _save(deck: Deck, data: DeckData, payload: dict[str, Any], note: str) -> Dec
 
 
 class DeckPageSerializer(serializers.Serializer):
-    count = serializers.IntegerField()
     next = serializers.CharField(allow_null=True)
     previous = serializers.CharField(allow_null=True)
     results = DeckOutputSerializer(many=True)
@@ -161,7 +159,7 @@ class DeckListView(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
     parser_classes = [SafeJSONParser]
 
-    def get_queryset(self, request: Request) -> QuerySet[Deck]:
+    def get_queryset(self, request: Request) -> DeckQuerySet:
         if request.query_params.get("public", "0") not in ("0", "1"):
             raise ValidationError({"public": [_("must be 0 or 1")]})
         if request.user.is_authenticated and request.query_params.get("public") != "1":
@@ -171,15 +169,15 @@ class DeckListView(APIView):
     @extend_schema(
         parameters=[
             OpenApiParameter("public", {"type": "integer", "enum": [0, 1]}, description="1: everyone's public decks"),
-            OpenApiParameter("page", {"type": "integer", "minimum": 1, "maximum": 10**6}),
+            OpenApiParameter("cursor", {"type": "string", "maxLength": 200}, description="From a `next` link"),
             OpenApiParameter("page_size", {"type": "integer", "minimum": 1, "maximum": 500}),
         ],
         responses={200: DeckPageSerializer, 400: ERROR, 404: ERROR},
         operation_id="decks_list",
     )
     def get(self, request: Request) -> Response:
-        paginator = StrictPageNumberPagination()
-        decks = paginator.paginate_queryset(self.get_queryset(request).select_related("owner"), request, view=self)
+        paginator = StrictCursorPagination()
+        decks = paginator.paginate_queryset(self.get_queryset(request).with_entries(), request, view=self)
         return paginator.get_paginated_response([deck_json(d) for d in decks or []])
 
     @extend_schema(request=DeckInputSerializer, responses={201: DeckOutputSerializer, 400: ERROR, 401: ERROR})

@@ -6,7 +6,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -30,6 +29,7 @@ from decks.sheets import sheet_for_snapshot
 from decks.stats import curve_svg, deck_view
 from rules_check.model import REINFORCEMENT
 from webutil.confirm import unless_confirmed
+from webutil.pagination import SlicePage, page_number, per_page
 from webutil.requests import AuthedRequest, HtmxHttpRequest
 
 _IMPORT_NOTES = "deck_import_notes"
@@ -285,14 +285,22 @@ def import_deck(request: AuthedRequest) -> HttpResponse:
     return render(request, "decks/import.html", {"form": form}, status=400 if form.errors else 200)
 
 
+# The public list pages without counting (a COUNT over every public deck grows with the site),
+# and stops at a page number past which a filter serves better than paging.
+DECKS_PER_PAGE = 30
+MAX_DECK_PAGE = 50
+
+
 def public_list(request: HtmxHttpRequest) -> HttpResponse:
     deck_filter = DeckFilter(request.GET, queryset=Deck.objects.filter(public=True).select_related("owner", "general"))
     valid = deck_filter.is_valid()
     decks = deck_filter.qs if valid else Deck.objects.none()
-    page = Paginator(decks, 30).get_page(request.GET.get("page"))
+    number = page_number(request, MAX_DECK_PAGE)
+    page = SlicePage(decks, number or 1, per_page(request, DECKS_PER_PAGE)) if number else None
     context = {
         "page": page,
-        "decks": page.object_list,
+        "decks": page.object_list if page else [],
+        "too_far": number is None,
         "filter": deck_filter,
         "formats": format_choices(),
         "sort": request.GET.get("sort", "updated"),

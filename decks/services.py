@@ -29,11 +29,14 @@ class DeckError(ValueError):
 
 
 def snapshot_of(deck: Deck) -> DeckData:
+    """A saved deck as plain data: one query for its entries (none when a list prefetched them,
+    Deck.objects.with_entries()); card codes come from the catalogue index, not a join."""
+    code_by_pk = catalog_index().code_by_pk
     main: dict[str, int] = {}
     reinforcements: dict[str, int] = {}
-    for entry in deck.entries.select_related("card"):
-        (main if entry.section == MAIN else reinforcements)[entry.card.code] = entry.count
-    general = deck.general.code if deck.general_id and deck.general else None
+    for entry in deck.entries.all():
+        (main if entry.section == MAIN else reinforcements)[code_by_pk[entry.card_id]] = entry.count
+    general = code_by_pk.get(deck.general_id) if deck.general_id else None
     return DeckData(deck.name, deck.format, general, main, reinforcements, deck.description)
 
 

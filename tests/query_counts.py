@@ -57,6 +57,8 @@ def report() -> dict[str, dict[str, int]]:
         text = "\n".join(f"1 {c.code}" for c in cards[:size])
         event = Event.objects.create(organiser=user, name=f"event{size}", deadline=timezone.now() + timedelta(days=1))
         Submission.objects.bulk_create([Submission(event=event, player_name=f"p{i}", text=text) for i in range(size)])
+        for i in range(size - 1):  # `size` decks of the user's own, all public
+            save_deck(Deck(owner=user, public=True), DeckData(f"deck{size}-{i}", "standard", "WJ-001", main, {}))
         setups[size] = {"client": client, "deck": deck, "list": text, "event": event}
     anonymous = Client()
     # What each process builds once per catalogue version (the card index, the picture index) is
@@ -98,6 +100,11 @@ def report() -> dict[str, dict[str, int]]:
         "GET /api/decks/<id>/legality/",
         lambda n: _count(setups[n]["client"], "get", f"/api/decks/{setups[n]['deck'].pk}/legality/"),
     )
+    # Lists of decks: 10 and 200 decks shown (each deck with its entries and general).
+    measure("GET /decks/ (public)", lambda n: _count(anonymous, "get", f"/decks/?per_page={n}"))
+    measure("GET /decks/mine/", lambda n: _count(setups[n]["client"], "get", "/decks/mine/"))
+    measure("GET /api/decks/?public=1", lambda n: _count(anonymous, "get", f"/api/decks/?public=1&page_size={n}"))
+    measure("GET /api/decks/ (mine)", lambda n: _count(setups[n]["client"], "get", f"/api/decks/?page_size={n}"))
     measure("POST /api/legality/", lambda n: _count(anonymous, "json", "/api/legality/", {"list": setups[n]["list"]}))
     for page in ("", "sheets/", "export.csv"):  # n lists of n cards each
         measure(

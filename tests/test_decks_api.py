@@ -112,3 +112,27 @@ def test_missing_and_export(alice_client: Client, alice) -> None:  # type: ignor
     assert Client().get(f"/api/decks/{deck.pk}/missing/").status_code == 401
     exported = alice_client.get(f"/api/decks/{deck.pk}/export/").json()
     assert "3 新兵 (YXJQ-003)" in exported["text"] and exported["deck_code"]
+
+
+def test_the_public_deck_list_pages_by_keyset(client, alice) -> None:  # type: ignore[no-untyped-def]
+    from tests.deck_helpers import make_deck
+
+    for i in range(7):
+        make_deck(alice, name=f"公開{i}", public=True)
+    first = client.get("/api/decks/?public=1&page_size=3").json()
+    assert "count" not in first and len(first["results"]) == 3 and "cursor=" in first["next"]
+    second = client.get(first["next"].replace("http://testserver", "")).json()
+    third = client.get(second["next"].replace("http://testserver", "")).json()
+    names = [d["name"] for page in (first, second, third) for d in page["results"]]
+    assert sorted(names) == sorted(f"公開{i}" for i in range(7)) and third["next"] is None
+    assert first["results"][0]["cards"]  # each deck with its entries
+    bad = client.get("/api/decks/?public=1&cursor=bz1hYmM")  # "o=abc": not a position
+    assert bad.status_code == 400 and "cursor" in bad.json()
+
+
+def test_the_public_deck_page_stops_at_a_bounded_page_number(client) -> None:  # type: ignore[no-untyped-def]
+    from django.utils import translation
+
+    with translation.override("en"):
+        response = client.get("/decks/?page=51", HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 200 and 'class="error-box"' in response.content.decode()

@@ -1,9 +1,11 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
-from rest_framework.exceptions import ValidationError
-from rest_framework.pagination import PageNumberPagination
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.pagination import CursorPagination, PageNumberPagination
 from rest_framework.request import Request
 
 MAX_PAGE_SIZE = 500
@@ -32,7 +34,60 @@ PAGE_SIZE = 60
 MAX_PER_PAGE = 200
 
 
-def per_page(request: HttpRequest) -> int:
-    """Cards a page shows: ?per_page=1..200, else 60."""
+def per_page(request: HttpRequest, default: int = PAGE_SIZE) -> int:
+    """Rows a page shows: ?per_page=1..200, else the default (60 cards)."""
     raw = request.GET.get("per_page", "")
-    return min(int(raw), MAX_PER_PAGE) if raw.isdigit() and int(raw) > 0 else PAGE_SIZE
+    return min(int(raw), MAX_PER_PAGE) if raw.isdigit() and len(raw) < 6 and int(raw) > 0 else default
+
+
+class StrictCursorPagination(CursorPagination):
+    """Keyset pages for long lists: `next` carries a position, not a page number, so the
+    thousandth page costs what the first does (no OFFSET, no COUNT). `page_size` as above."""
+
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = MAX_PAGE_SIZE
+    ordering = ("-updated", "-id")
+
+    def get_page_size(self, request: Request) -> int:
+        return StrictPageNumberPagination.get_page_size(self, request)  # type: ignore[arg-type]  # the same rule
+
+    def decode_cursor(self, request: Request) -> Any:
+        try:
+            return super().decode_cursor(request)
+        except NotFound:
+            message = _("This is not a position in the list: follow the next link.")
+            raise ValidationError({"cursor": [message]}) from None
+
+
+class SlicePage:
+    """A page of a list without counting the list: one row more than shown says whether there is
+    a next page. Page numbers stop at `max_page` (filter to go further)."""
+
+    def __init__(self, rows: Any, number: int, per_page: int) -> None:
+        items = list(rows[(number - 1) * per_page : number * per_page + 1])
+        self.number = number
+        self.object_list = items[:per_page]
+        self._more = len(items) > per_page
+
+    def has_next(self) -> bool:
+        return self._more
+
+    def has_previous(self) -> bool:
+        return self.number > 1
+
+    def has_other_pages(self) -> bool:
+        return self.has_next() or self.has_previous()
+
+    def next_page_number(self) -> int:
+        return self.number + 1
+
+    def previous_page_number(self) -> int:
+        return self.number - 1
+
+
+def page_number(request: HttpRequest, max_page: int) -> int | None:
+    """The ?page= asked for (1 when absent or not a number); None when past `max_page`."""
+    raw = request.GET.get("page", "")
+    number = int(raw) if raw.isdigit() and 0 < len(raw) < 8 and int(raw) > 0 else 1
+    return number if number <= max_page else None
