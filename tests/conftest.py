@@ -6,6 +6,8 @@ staff member.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
@@ -101,3 +103,32 @@ def media_root(settings, tmp_path):  # type: ignore[no-untyped-def]
     settings.MEDIA_ROOT = tmp_path / "media"
     settings.MEDIA_ROOT.mkdir()
     return settings.MEDIA_ROOT
+
+
+@pytest.fixture(scope="module")
+def browser():  # type: ignore[no-untyped-def]
+    """Debian's chromium, driven by Playwright (the browser tests skip when it is missing)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=os.environ.get("CHROMIUM", "/usr/bin/chromium"),
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def site(live_server) -> str:  # type: ignore[no-untyped-def]
+    from catalog.loading import load_catalog
+
+    load_catalog()  # the live server's database starts empty after an earlier live test
+    return live_server.url

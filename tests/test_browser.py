@@ -7,56 +7,19 @@ test-artifacts/screenshots/.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from catalog.loading import load_catalog
+from tests.browser_fixtures import ARTIFACTS, CHROMIUM, DESKTOP, PHONE
 from tests.decklists import LEGAL_40
-
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "screenshots"
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not shutil.which(CHROMIUM), reason=f"browser tests skipped: no chromium at {CHROMIUM}"),
 ]
-
-# Playwright's sync API runs an event loop; Django must allow its ORM calls from test code here.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-            ],
-        )
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def site(live_server) -> str:  # type: ignore[no-untyped-def]
-    load_catalog()  # the live server's database starts empty after an earlier live test
-    return live_server.url
 
 
 @pytest.fixture

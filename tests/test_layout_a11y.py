@@ -1,0 +1,126 @@
+"""Every page, in each of the three languages, at a 360 px phone and a 1280 px desktop:
+
+- nothing scrolls sideways (wide tables scroll inside their own box);
+- axe-core (shipped by axe-playwright-python) finds no serious or critical violation.
+
+Public pages as a visitor, private ones as their owner (the authorization table's pages). A page
+added to the site joins PAGES. Phone screenshots of the collection and the builder are saved as
+artifacts.
+"""
+
+from __future__ import annotations
+
+import shutil
+from datetime import timedelta
+
+import pytest
+from django.conf import settings as django_settings
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.utils import timezone
+
+from tests.browser_fixtures import ARTIFACTS, CHROMIUM
+from tests.collection_helpers import own
+from tests.deck_helpers import make_deck
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not shutil.which(CHROMIUM), reason=f"browser tests skipped: no chromium at {CHROMIUM}"),
+]
+
+LANGUAGES = ["zh-hant", "zh-hans", "en"]
+WIDTHS = [360, 1280]
+PUBLIC = [
+    "/",
+    "/cards/",
+    "/cards/?view=grid",
+    "/cards/WJ-001/",
+    "/cards/YXJQ-003/",
+    "/cards/syntax/",
+    "/sets/",
+    "/sets/YXJQ/",
+    "/check/",
+    "/check/many/",
+    "/decks/",
+    "/decks/{deck}/",
+    "/decks/{deck}/history/",
+    "/accounts/login/",
+    "/accounts/signup/",
+    "/accounts/password/reset/",
+    "/e/{token}/",
+]
+PRIVATE = [
+    "/collection/",
+    "/collection/completion/",
+    "/collection/trade/",
+    "/collection/history/",
+    "/collection/import/",
+    "/collection/missing/YXJQ/",
+    "/decks/mine/",
+    "/decks/{deck}/build/",
+    "/decks/import/",
+    "/events/",
+    "/events/{event}/",
+    "/accounts/",
+    "/accounts/delete/",
+]
+
+
+def _session_cookie(user) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    client = Client()
+    client.force_login(user)
+    return {
+        "name": django_settings.SESSION_COOKIE_NAME,
+        "value": client.cookies[django_settings.SESSION_COOKIE_NAME].value,
+    }
+
+
+@pytest.fixture
+def world(site):  # type: ignore[no-untyped-def]
+    from events.models import Event
+
+    owner = get_user_model().objects.create_user("layout-owner", password="layout-password-1")
+    own(owner, YXJQ_003=3, YXJQ_004=(1, 1), WJ_001=1)
+    deck = make_deck(owner, name="蜀漢步兵", public=True)
+    event = Event.objects.create(organiser=owner, name="台北冬季賽", deadline=timezone.now() + timedelta(days=2))
+    return {"site": site, "owner": owner, "places": {"deck": deck.pk, "event": event.pk, "token": event.token}}
+
+
+def test_no_page_scrolls_sideways_or_fails_axe(browser, world) -> None:  # type: ignore[no-untyped-def]
+    from axe_playwright_python.sync_playwright import Axe
+
+    axe = Axe()
+    cookie = _session_cookie(world["owner"])
+    host = world["site"].split("//", 1)[1].split(":")[0]
+    faults: list[str] = []
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for language in LANGUAGES:
+        for width in WIDTHS:
+            context = browser.new_context(viewport={"width": width, "height": 800})
+            cookies = [{"name": "django_language", "value": language, "domain": host, "path": "/"}]
+            context.add_cookies(cookies)
+            page = context.new_page()
+            for logged_in, paths in ((False, PUBLIC), (True, PRIVATE)):
+                if logged_in:
+                    context.add_cookies([{**cookie, "domain": host, "path": "/"}])
+                for path in paths:
+                    url = path.format(**world["places"])
+                    response = page.goto(world["site"] + url)
+                    assert response is not None and response.status == 200, (url, response and response.status)
+                    scroll = page.evaluate("document.documentElement.scrollWidth")
+                    if scroll > width:
+                        faults.append(f"{language} {width}px {url}: scrolls sideways ({scroll} px)")
+                    violations = axe.run(page).response["violations"]
+                    for v in violations:
+                        if v["impact"] in ("serious", "critical"):
+                            targets = ", ".join(str(n["target"][0])[:60] for n in v["nodes"][:3])
+                            faults.append(f"{language} {width}px {url}: {v['id']} ({targets})")
+                    if (
+                        width == 360
+                        and language == "zh-hant"
+                        and url in ("/collection/", f"/decks/{world['places']['deck']}/build/")
+                    ):
+                        name = "phone-collection" if url == "/collection/" else "phone-builder"
+                        page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+            context.close()
+    assert faults == [], "\n".join(faults)
