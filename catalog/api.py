@@ -234,7 +234,7 @@ ERRORS = {
 # The catalogue's filters, documented precisely (also used by /api/collection/).
 CARD_FILTER_PARAMETERS = [
     _text("q", "Search: names in either script, pinyin (liubei, lb), codes (yxjq3, WD-001), skills text"),
-    _text("affiliation", "部隊所屬, as printed"),
+    _text("affiliation", "The troop's affiliation as printed (either script)"),
     _choices("set", list(vocab.SETS), "Set code(s)"),
     _choices("kind", vocab.Kind.values, "Kind(s)"),
     _choices("troop_class", vocab.TroopClass.values, "Troop class(es)"),

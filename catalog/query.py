@@ -97,7 +97,7 @@ KEYWORDS: tuple[Keyword, ...] = (
         False,
         ("affiliation", "a", "所屬", "所属"),
         None,
-        "部隊所屬, as printed (either script)",
+        "the troop's affiliation as printed, in either script",
         "a:羽林",
     ),
     Keyword(

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import forms
@@ -15,6 +16,7 @@ from rules_check import DEFAULT_FORMAT
 from rules_check.decklist import MAX_BYTES
 
 _LOCAL_MINUTE = "%Y-%m-%dT%H:%M"
+CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
 class EventForm(forms.ModelForm):
@@ -45,11 +47,22 @@ class EventForm(forms.ModelForm):
         return deadline
 
 
+class ChineseAwareSelect(forms.Select):
+    """Options named by users (deck names) are marked as Chinese when they hold Chinese."""
+
+    def create_option(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        option = super().create_option(*args, **kwargs)
+        if CJK.search(str(option["label"])):
+            option["attrs"]["lang"] = "zh"
+        return option
+
+
 class SubmissionForm(forms.Form):
     """A player's list: one of their saved decks, or a pasted list, or a file."""
 
     player_name = forms.CharField(label=_("Your name, as on your registration"), max_length=100)
     deck = forms.ModelChoiceField(
+        widget=ChineseAwareSelect,
         label=_("One of my decks"),
         queryset=Deck.objects.none(),
         required=False,

@@ -44,7 +44,8 @@ class _Checker(HTMLParser):
 
     def handle_data(self, data: str) -> None:
         tag, chinese = self.stack[-1]
-        if tag in ("script", "style") or chinese:
+        # <title> cannot hold markup: the browser's tab reads it in the page's language.
+        if tag in ("script", "style", "title") or chinese:
             return
         if CJK.search(data):
             self.faults.append(f"<{tag}> {data.strip()[:60]!r}")

@@ -93,9 +93,9 @@ def test_english_shows_pinyin_beside_card_names_everywhere(alice) -> None:  # ty
     deck = make_deck(alice)
     for path in (f"/decks/{deck.pk}/", "/sets/YXJQ/", f"/decks/{deck.pk}/sheet/"):
         html = client.get(path).content.decode()
-        assert '新兵 <small class="pinyin">xin bing</small>' in html, path
+        assert '<span lang="zh-Hant">新兵</span> <small class="pinyin">xin bing</small>' in html, path
     checked = client.post("/check/", {"list": "3 新兵", "format": "standard"}).content.decode()
-    assert '新兵 <small class="pinyin">xin bing</small>' in checked
+    assert '<span lang="zh-Hant">新兵</span> <small class="pinyin">xin bing</small>' in checked
     chinese = in_language("zh-hant")
     assert 'class="pinyin">xin bing' not in chinese.get("/sets/YXJQ/").content.decode()
 

@@ -6,14 +6,17 @@ readers keep the Chinese card names, with pinyin beside them, and English labels
 
 from __future__ import annotations
 
+import re
+
 from django import template
 from django.utils.html import format_html
 from django.utils.translation import get_language
 
 from catalog import images, textkeys, vocab
-from webutil.i18n import wants_simplified
+from webutil.i18n import wants_english, wants_simplified
 
 register = template.Library()
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 _LABELS: dict[str, str] = {}
 for _enum in (vocab.Kind, vocab.TroopClass, vocab.Faction, vocab.Speed, vocab.Element, vocab.Tier):
@@ -26,6 +29,38 @@ def script(text: str | None) -> str:
     if not text:
         return ""
     return textkeys.to_simplified(text) if wants_simplified() else text
+
+
+def _mark(text: str, lang: str = "zh-Hant") -> str:
+    """On a page not in Chinese, Chinese text goes in an element that says so (screen readers,
+    font fallback); on Chinese pages the page's own language already does."""
+    if not text or not wants_english():
+        return text
+    return format_html('<span lang="{}">{}</span>', lang, text)
+
+
+@register.filter
+def zh(text: str | None) -> str:
+    """Printed text (card data, set names) in the reader's script, marked as Chinese where the
+    page is not. For element content; attributes take `script`."""
+    return _mark(script(text), "zh-Hans" if wants_simplified() else "zh-Hant")
+
+
+@register.filter
+def code(text: str | None) -> str:
+    """A card code as printed; 五道·001 is marked as Chinese on an English page."""
+    if not text:
+        return ""
+    return _mark(text, "zh-Hant") if _CJK.search(text) else text
+
+
+@register.filter
+def user_text(text: str | None) -> str:
+    """Text a user wrote (deck, event and player names): marked as Chinese on an English page
+    when it holds Chinese characters."""
+    if not text:
+        return ""
+    return _mark(text, "zh") if _CJK.search(text) else text
 
 
 @register.filter
@@ -44,8 +79,8 @@ def card_name(name: str | None) -> str:
     """A card's name in the reader's script; English readers get the pinyin beside it."""
     if not name:
         return ""
-    if (get_language() or "").lower().startswith("en"):
-        return format_html('{} <small class="pinyin">{}</small>', name, pinyin(name))
+    if wants_english():
+        return format_html('<span lang="zh-Hant">{}</span> <small class="pinyin">{}</small>', name, pinyin(name))
     return script(name)
 
 
@@ -99,3 +134,21 @@ def card_picture(context, card, side="front"):  # type: ignore[no-untyped-def]
 def card_total(entries: dict[str, int] | None) -> int:
     """How many cards a {code: count} mapping holds (a deck version's main deck)."""
     return sum(entries.values()) if entries else 0
+
+
+@register.simple_tag
+def zh_lang() -> str:
+    """The language tag of card data as this reader sees it (for a `lang` attribute)."""
+    return "zh-Hans" if wants_simplified() else "zh-Hant"
+
+
+@register.filter
+def example(text: str | None) -> str:
+    """An example of what to type, as <code>; marked as Chinese when it holds Chinese."""
+    if not text:
+        return ""
+    if _CJK.search(text):
+        return format_html(
+            '<code lang="{}">{}</code>', "zh-Hans" if text != textkeys.to_traditional(text) else "zh-Hant", text
+        )
+    return format_html("<code>{}</code>", text)
