@@ -63,6 +63,7 @@ serve-prod: messages
 	DEBUG=0 $(BIN)/python manage.py collectstatic --noinput -v0
 	DEBUG=0 $(BIN)/python manage.py migrate --noinput
 	DEBUG=0 $(BIN)/python manage.py loadcatalog
+	DEBUG=0 $(BIN)/python manage.py refreshverdicts
 	DEBUG=0 $(BIN)/gunicorn zongheng.wsgi -c zongheng/gunicorn_conf.py --bind $(HOST):$(PORT) --workers $${WEB_CONCURRENCY:-3} --access-logfile -
 
 clean:

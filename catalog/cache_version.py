@@ -21,12 +21,18 @@ T = TypeVar("T")
 _memo = threading.local()
 
 
-def _forget(**kwargs: Any) -> None:
+def _request_started(**kwargs: Any) -> None:
+    _memo.in_request = True
     _memo.version = None
 
 
-request_started.connect(_forget, dispatch_uid="catalog-version-forget-start")
-request_finished.connect(_forget, dispatch_uid="catalog-version-forget-end")
+def _request_finished(**kwargs: Any) -> None:
+    _memo.in_request = False
+    _memo.version = None
+
+
+request_started.connect(_request_started, dispatch_uid="catalog-version-request-started")
+request_finished.connect(_request_finished, dispatch_uid="catalog-version-request-finished")
 
 
 def _new_stamp() -> str:
@@ -46,7 +52,8 @@ def current() -> str:
                 version = CatalogState.objects.get_or_create(pk=1, defaults={"version": _new_stamp()})[0].version
         except IntegrityError:  # another worker made the row first: theirs counts
             version = CatalogState.objects.get(pk=1).version
-    _memo.version = version
+    if getattr(_memo, "in_request", False):  # outside requests (commands, shells) never remembered
+        _memo.version = version
     return version
 
 

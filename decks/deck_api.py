@@ -176,6 +176,7 @@ class DeckListView(APIView):
         operation_id="decks_list",
     )
     def get(self, request: Request) -> Response:
+        services.refresh_verdicts()  # each deck's `legal` is the verdict it keeps
         paginator = StrictCursorPagination()
         decks = paginator.paginate_queryset(self.get_queryset(request).with_entries(), request, view=self)
         return paginator.get_paginated_response([deck_json(d) for d in decks or []])

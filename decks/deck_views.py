@@ -292,6 +292,7 @@ MAX_DECK_PAGE = 50
 
 
 def public_list(request: HtmxHttpRequest) -> HttpResponse:
+    services.refresh_verdicts()  # the list filters by the verdicts decks keep
     deck_filter = DeckFilter(request.GET, queryset=Deck.objects.filter(public=True).select_related("owner", "general"))
     valid = deck_filter.is_valid()
     decks = deck_filter.qs if valid else Deck.objects.none()

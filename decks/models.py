@@ -109,3 +109,15 @@ class DeckVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.deck_id} v{self.number}"
+
+
+class VerdictState(models.Model):
+    """One row: the catalogue version that every deck's stored verdict (is_legal, main_count)
+    was last checked against. The catalogue does not reach into decks: when decks see a newer
+    version, they check themselves again (decks.services.refresh_verdicts)."""
+
+    id = models.PositiveSmallIntegerField(primary_key=True, default=1)
+    catalog_version = models.CharField(max_length=32, blank=True)
+
+    def __str__(self) -> str:
+        return self.catalog_version

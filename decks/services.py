@@ -13,11 +13,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from catalog import cache_version
 from catalog.lookup import catalog_index
 from decks.data import DeckData
 from decks.legality import check_deck_snapshot, deck_for_rules
-from decks.models import MAIN, MAX_ENTRY_COUNT, REINFORCEMENTS, Deck, DeckEntry, DeckVersion
+from decks.models import MAIN, MAX_ENTRY_COUNT, REINFORCEMENTS, Deck, DeckEntry, DeckVersion, VerdictState
 from rules_check import export
+from webutil.locks import database_lock
 from webutil.markup import render_markdown
 
 # Builder clicks within this time of the last version update it instead of making a new one.
@@ -199,3 +201,36 @@ def diff(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
 def deck_text(deck: Deck) -> str:
     """A saved deck as a plain deck list (the export format, read back by every importer)."""
     return export(deck_for_rules(snapshot_of(deck)), title=deck.name, fmt=deck.format)
+
+
+def refresh_verdicts(batch: int = 2000) -> int:
+    """After a catalogue change (a card's kind, a name), the verdicts decks keep for the public
+    list may be wrong: check every deck again, once per catalogue version, under a lock so that
+    two workers do it once. Returns how many verdicts changed."""
+    version = cache_version.current()
+    state = VerdictState.objects.filter(pk=1).first()
+    if state is not None and state.catalog_version == version:
+        return 0
+    changed = 0
+    with database_lock("verdicts"):
+        state, _created = VerdictState.objects.get_or_create(pk=1)
+        if state.catalog_version == version:
+            return 0  # another worker did it while this one waited
+        decks = Deck.objects.prefetch_related("entries").order_by("pk")
+        last = 0
+        while True:
+            chunk = list(decks.filter(pk__gt=last)[:batch])
+            if not chunk:
+                break
+            stale = []
+            for deck in chunk:
+                verdict = check_deck_snapshot(snapshot_of(deck))
+                if (deck.is_legal, deck.main_count) != (verdict.legal, verdict.main_deck_count):
+                    deck.is_legal, deck.main_count = verdict.legal, verdict.main_deck_count
+                    stale.append(deck)
+            Deck.objects.bulk_update(stale, ["is_legal", "main_count"])
+            changed += len(stale)
+            last = chunk[-1].pk
+        state.catalog_version = version
+        state.save(update_fields=["catalog_version"])
+    return changed

@@ -23,7 +23,7 @@ from catalog.models import Card
 from collection.services import set_counts
 from decks.data import DeckData
 from decks.models import Deck
-from decks.services import save_deck
+from decks.services import refresh_verdicts, save_deck
 from events.models import Event, Submission
 
 
@@ -65,6 +65,7 @@ def report() -> dict[str, dict[str, int]]:
     # built before measuring: the report counts what every request costs, not the first one.
     catalog_index()
     pictures_for(None)
+    refresh_verdicts()  # decks check themselves once per catalogue version
     rows: dict[str, dict[str, int]] = {}
 
     def measure(name: str, make: Any) -> None:

@@ -358,3 +358,24 @@ def test_import_notes_name_each_line_once(alice_client: Client, english) -> None
     )
     html = response.content.decode()
     assert html.count("Line 3") == 1 and "Line Line" not in html
+
+
+def test_decks_check_themselves_again_when_the_catalogue_changes(client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+    from django.core.management import call_command
+
+    from catalog import cache_version
+    from catalog.models import Card
+
+    deck = make_deck(alice, name="合法牌庫", public=True)
+    assert "合法牌庫" in client.get("/decks/?legal=1").content.decode()
+    # a correction in the catalogue: 新兵 turns out to be a general, which no deck may hold
+    Card.objects.filter(code="YXJQ-003").update(kind="general")
+    cache_version.bump()
+    assert "合法牌庫" not in client.get("/decks/?legal=1").content.decode()
+    assert not Deck.objects.get(pk=deck.pk).is_legal
+    listed = next(d for d in client.get("/api/decks/?public=1").json()["results"] if d["id"] == deck.pk)
+    assert listed["legal"] is False
+    Card.objects.filter(code="YXJQ-003").update(kind="troop")
+    cache_version.bump()
+    call_command("refreshverdicts", verbosity=0)
+    assert Deck.objects.get(pk=deck.pk).is_legal
