@@ -64,15 +64,7 @@ def gunicorn(env: dict[str, str], workers: int = 3) -> Iterator[int]:
         stderr=subprocess.PIPE,
     )
     try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                if request(port, "GET", "/ping/")[0] == 200:
-                    break
-            except OSError:
-                time.sleep(0.2)
-        else:
-            raise AssertionError("gunicorn did not start")
+        wait_until_up(port)
         yield port
     finally:
         process.terminate()
@@ -81,6 +73,17 @@ def gunicorn(env: dict[str, str], workers: int = 3) -> Iterator[int]:
         except subprocess.TimeoutExpired:  # a worker stuck in a request: stop it the hard way
             process.kill()
             process.wait(timeout=15)
+
+
+def wait_until_up(port: int, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if request(port, "GET", "/ping/")[0] == 200:
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise AssertionError("the server did not start")
 
 
 def request(port: int, method: str, path: str, body: Any = None) -> tuple[int, bytes]:

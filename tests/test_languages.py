@@ -18,47 +18,10 @@ from events.models import Event, Submission
 from tests.collection_helpers import own
 from tests.deck_helpers import make_deck
 from tests.language_check import unmarked_chinese
+from tests.pages import PRIVATE, PUBLIC
 
 pytestmark = pytest.mark.django_db
 LOCALE = Path(__file__).resolve().parent.parent / "locale"
-
-PUBLIC = [
-    "/",
-    "/cards/",
-    "/cards/?view=grid",
-    "/cards/WJ-001/",
-    "/cards/YXJQ-003/",
-    "/cards/LSHJ-001/",
-    "/cards/syntax/",
-    "/sets/",
-    "/sets/YXJQ/",
-    "/check/",
-    "/check/many/",
-    "/decks/",
-    "/decks/{deck}/",
-    "/decks/{deck}/history/",
-    "/decks/{deck}/sheet/",
-    "/accounts/login/",
-    "/accounts/signup/",
-    "/accounts/password/reset/",
-]
-PRIVATE = [
-    "/collection/",
-    "/collection/completion/",
-    "/collection/trade/",
-    "/collection/history/",
-    "/collection/import/",
-    "/collection/missing/YXJQ/",
-    "/decks/mine/",
-    "/decks/{deck}/build/",
-    "/decks/import/",
-    "/events/",
-    "/events/{event}/",
-    "/events/{event}/sheets/",
-    "/accounts/",
-    "/accounts/delete/",
-    "/e/{token}/",
-]
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.servers import gunicorn, manage, redis_server, redis_server_binary, request, server_env
+from tests.servers import gunicorn, manage, redis_server, redis_server_binary, request, server_env, wait_until_up
 
 IN_CI = os.environ.get("CI") == "true"
 
@@ -188,13 +188,7 @@ def test_health_checks_stay_out_of_the_access_log(database: str, tmp_path) -> No
         env=server_env(database),
     )
     try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                if request(port, "GET", "/ping/")[0] == 200:
-                    break
-            except OSError:
-                time.sleep(0.2)
+        wait_until_up(port)
         assert request(port, "GET", "/healthz")[0] == 200 and request(port, "GET", "/readyz")[0] == 200
         request(port, "GET", "/api/sets/")
     finally:

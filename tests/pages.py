@@ -1,0 +1,46 @@
+"""Every page of the site, for the harnesses that walk them all (languages, layout and axe).
+A new page joins one of these lists. Placeholders: {deck}, {event}, {token} (the owner's)."""
+
+from __future__ import annotations
+
+# Pages anyone may read (a visitor).
+PUBLIC = [
+    "/",
+    "/cards/",
+    "/cards/?view=grid",
+    "/cards/WJ-001/",
+    "/cards/YXJQ-003/",
+    "/cards/LSHJ-001/",
+    "/cards/syntax/",
+    "/sets/",
+    "/sets/YXJQ/",
+    "/check/",
+    "/check/many/",
+    "/decks/",
+    "/decks/{deck}/",
+    "/decks/{deck}/history/",
+    "/decks/{deck}/sheet/",
+    "/accounts/login/",
+    "/accounts/signup/",
+    "/accounts/password/reset/",
+]
+# Pages of one user (read as their owner).
+PRIVATE = [
+    "/collection/",
+    "/collection/completion/",
+    "/collection/trade/",
+    "/collection/history/",
+    "/collection/import/",
+    "/collection/missing/YXJQ/",
+    "/decks/mine/",
+    "/decks/{deck}/build/",
+    "/decks/import/",
+    "/events/",
+    "/events/{event}/",
+    "/events/{event}/sheets/",
+    "/accounts/",
+    "/accounts/delete/",
+    "/e/{token}/",
+]
+# Print sheets are A4 pages, not screens: the layout test leaves them out.
+PRINT_SHEETS = frozenset({"/decks/{deck}/sheet/", "/events/{event}/sheets/"})
