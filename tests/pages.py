@@ -23,6 +23,8 @@ PUBLIC = [
     "/accounts/login/",
     "/accounts/signup/",
     "/accounts/password/reset/",
+    "/accounts/password/reset/done/",
+    "/accounts/password/reset/complete/",
 ]
 # Pages of one user (read as their owner).
 PRIVATE = [

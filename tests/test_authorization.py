@@ -79,6 +79,8 @@ ROUTES = [
         {"name": "x", "format": "standard", "deadline": "2099-01-01T10:00"},
     ),
     Route("get", "/events/{event}/export.csv", 200, (302,), (404,)),
+    # saving the batch check's files as an event: any logged-in organiser; nothing named here
+    Route("post", "/events/from-files/", 400, (403,), (400,)),
     Route("get", "/events/{event}/sheets/", 200, (302,), (404,)),
     Route("post", "/events/{event}/lock/", 200, (302,), (404,)),
     Route("post", "/events/{event}/lock/", 302, (302,), (404,), {"confirm": "yes"}),
