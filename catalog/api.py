@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import time
 from typing import Any
@@ -22,9 +21,9 @@ from rest_framework.request import Request
 
 from catalog import cache_version, images, vocab
 from catalog.filters import CardFilter
+from catalog.loading import RECORD_KEYS
 from catalog.models import Card, CardSet
 from webutil.pagination import MAX_PAGE_SIZE
-from webutil.throttling import CACHE_ERRORS
 
 
 class CatalogueCacheMixin:
@@ -61,7 +60,7 @@ class CatalogueCacheMixin:
         etag = f'"{digest}"'
         if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
             return self._cacheable(HttpResponseNotModified(), etag)
-        cached = _cache_get(f"catalog-api:{digest}")
+        cached = cache.get(f"catalog-api:{digest}")
         if cached is not None:
             content, content_type = cached
             return self._cacheable(HttpResponse(content, content_type=content_type), etag)
@@ -74,7 +73,7 @@ class CatalogueCacheMixin:
         if digest and response.status_code == 200:
             response.render()
             if self._within_budget(len(response.rendered_content)):
-                _cache_set(f"catalog-api:{digest}", (response.rendered_content, response["Content-Type"]), 3600)
+                cache.set(f"catalog-api:{digest}", (response.rendered_content, response["Content-Type"]), 3600)
             self._cacheable(response, f'"{digest}"')
         return response
 
@@ -84,28 +83,13 @@ class CatalogueCacheMixin:
         try:
             cache.add(key, 0, timeout=self.STORE_SECONDS * 2)
             return bool(cache.incr(key, size) <= self.STORE_BUDGET)
-        except ValueError:  # the counter expired between add and incr
-            return False
-        except CACHE_ERRORS:
+        except ValueError:  # the counter expired between add and incr, or the cache is down
             return False
 
     def _cacheable(self, response: HttpResponseBase, etag: str) -> HttpResponseBase:
         response["ETag"] = etag
         response["Cache-Control"] = f"public, max-age={self.cache_seconds}"
         return response
-
-
-def _cache_get(key: str) -> Any:
-    # A cache is an optimisation: when it cannot be reached, the answer is computed instead.
-    try:
-        return cache.get(key)
-    except CACHE_ERRORS:
-        return None
-
-
-def _cache_set(key: str, value: Any, timeout: int) -> None:
-    with contextlib.suppress(*CACHE_ERRORS):
-        cache.set(key, value, timeout)
 
 
 _LABELLED: dict[str, Any] = {
@@ -156,32 +140,8 @@ class CardOutputSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Card
-        fields = [
-            "code",
-            "name",
-            "set",
-            "kind",
-            "cost",
-            "cost_text",
-            "power",
-            "health",
-            "life",
-            "troop_class",
-            "affiliation",
-            "faction",
-            "speed",
-            "element",
-            "tier",
-            "stars",
-            "text",
-            "awakening",
-            "random_insert",
-            "rarity",
-            "labels",
-            "url",
-            "face",
-            "pictures",
-        ]
+        # The data file's facts, then what the API derives from them.
+        fields = [*RECORD_KEYS, "rarity", "labels", "url", "face", "pictures"]
         read_only_fields = fields
 
     def get_face(self, card: Card) -> str:

@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any, cast
 
 from django.contrib.auth.models import User
-from django.db import transaction
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -237,13 +236,20 @@ class DeckDetailView(APIView):
         deck = _owned(request, deck_id)
         payload = DeckInputSerializer(data=request.data, partial=partial)
         payload.is_valid(raise_exception=True)
-        with transaction.atomic():
-            # Read under the row lock: a PATCH of the name racing a PATCH of the cards keeps both,
-            # since each changes only the fields it names on the deck as it is now.
-            deck = services.locked(deck)
-            base = services.snapshot_of(deck) if partial else DeckData(deck.name, deck.format, None, {}, {})
-            data = _data_from(payload.validated_data, base)
-            deck = _save(deck, data, payload.validated_data, note="api")
+        given = payload.validated_data
+
+        def change(current: Deck, data: DeckData) -> None:
+            # On the deck as it is now, under its row lock (services.update_deck): a PATCH of the
+            # name racing a PATCH of the cards keeps both, each changing only what it names.
+            base = data if partial else DeckData(current.name, current.format, None, {}, {})
+            vars(data).update(vars(_data_from(given, base)))
+            if "public" in given:
+                current.public = given["public"]
+
+        try:
+            deck = services.update_deck(deck, change, note="api")
+        except services.DeckError as exc:
+            raise ValidationError({"cards": [str(exc)]}) from None
         return Response(DeckOutputSerializer(deck_json(deck)).data)
 
 

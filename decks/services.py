@@ -110,7 +110,7 @@ def publish_history(deck: Deck) -> int:
     return deck.versions.filter(public=False).update(public=True)
 
 
-def locked(deck: Deck) -> Deck:
+def _locked(deck: Deck) -> Deck:
     """The deck read again under a row lock, inside the caller's transaction: a change made from
     it cannot be lost to another made at the same time (two tabs, ten quick "+1"s)."""
     return Deck.objects.select_for_update(of=("self",)).select_related("general").get(pk=deck.pk)
@@ -122,7 +122,7 @@ def update_deck(
     """Read the deck under a row lock, let `change` edit its data (and flags), save it: the
     read and the write are one step, so concurrent changes all land."""
     with transaction.atomic():
-        current = locked(deck)
+        current = _locked(deck)
         data = snapshot_of(current)
         change(current, data)
         return save_deck(current, data, note=note, autosave=autosave)

@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from django import forms
@@ -14,9 +13,9 @@ from decks.models import Deck
 from events.models import Event
 from rules_check import DEFAULT_FORMAT
 from rules_check.decklist import MAX_BYTES
+from webutil.text import CJK
 
 _LOCAL_MINUTE = "%Y-%m-%dT%H:%M"
-CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
 class EventForm(forms.ModelForm):

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import re
+
 # Bidirectional controls (embeddings, overrides, isolates, marks): an RLO in a deck name turns
 # the rest of a line around ("‮gpj.exe" shows as "exe.jpg"). No name, note or count needs one.
 BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 _DELETE_BIDI = str.maketrans("", "", BIDI_CONTROLS)
+
+
+# Chinese characters (the unified ideographs and their extensions and compatibility forms).
+CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
 def strip_bidi(text: str) -> str:

@@ -21,6 +21,7 @@ from django.core.cache import caches
 from django.core.cache.backends.base import BaseCache
 from django.core.cache.backends.locmem import LocMemCache
 from django.http import HttpRequest
+from redis.exceptions import RedisError
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 
 log = logging.getLogger(__name__)
@@ -46,18 +47,8 @@ def throttle_cache() -> BaseCache:
     return caches["throttle"]
 
 
-def _cache_errors() -> tuple[type[BaseException], ...]:
-    errors: list[type[BaseException]] = [ConnectionError, OSError, TimeoutError]
-    try:
-        from redis.exceptions import RedisError
-
-        errors.append(RedisError)
-    except ImportError:  # pragma: no cover - redis is a requirement
-        pass
-    return tuple(errors)
-
-
-CACHE_ERRORS: tuple[type[BaseException], ...] = _cache_errors()
+# What a cache that cannot be reached raises (redis-py's errors, or the socket's own).
+CACHE_ERRORS: tuple[type[BaseException], ...] = (RedisError, ConnectionError, OSError, TimeoutError)
 
 
 @dataclass(frozen=True)

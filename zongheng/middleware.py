@@ -6,11 +6,11 @@ import re
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
-from django.shortcuts import render
 from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext as _
 
 from webutil.text import BIDI_CONTROLS, strip_bidi
+from zongheng.views import not_found, refusal
 
 # Our pages: nothing inline, nothing from elsewhere. SVG faces and bars use attributes, not CSS.
 STRICT = (
@@ -64,15 +64,6 @@ def _limit_for(path: str, limits: list[tuple[str, int]]) -> int:
     return next((limit for prefix, limit in limits if path.startswith(prefix)), DEFAULT_BODY_LIMIT)
 
 
-def _refuse(request: HttpRequest, status: int, message: str) -> HttpResponse:
-    if request.path.startswith("/api/"):
-        return JsonResponse({"detail": message}, status=status)
-    if request.method in ("POST", "PUT", "PATCH"):
-        # The body was not read: a page must not try to (its CSRF check would read it).
-        return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
-    return render(request, "400.html", {"message": message}, status=status)
-
-
 class RequestGuardMiddleware:
     """Refuses, before any view runs, what no view should have to handle:
 
@@ -89,10 +80,10 @@ class RequestGuardMiddleware:
         try:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
-            return _refuse(request, 400, _("The Content-Length header is not a number."))
+            return refusal(request, 400, _("The Content-Length header is not a number."))
         limit = _limit_for(request.path, self.limits)
         if length > limit:
-            return _refuse(
+            return refusal(
                 request,
                 413,
                 _("The request is %(size)s; this page accepts at most %(limit)s.")
@@ -101,14 +92,12 @@ class RequestGuardMiddleware:
         where = _nul_in(request)
         if where == "":
             # No address holds a NUL: nothing is there (the same 404 as any unknown card or set).
-            from zongheng.views import not_found
-
             return not_found(request)
         if where is not None:
             message = _("The request contains a NUL character, which no field accepts.")
             if where and request.path.startswith("/api/"):
                 return JsonResponse({where: [message]}, status=400)  # named like any other bad field
-            return _refuse(request, 400, message)
+            return refusal(request, 400, message)
         _strip_bidi_fields(request)
         return self.get_response(request)
 

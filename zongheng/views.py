@@ -30,9 +30,17 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
         message = _("The form sent more text than this page accepts.")
     else:
         message = _("The request could not be read.")
+    return refusal(request, 400, message)
+
+
+def refusal(request: HttpRequest, status: int, message: str) -> HttpResponse:
+    """A request refused before any view ran: JSON under /api/, the site's page elsewhere, or
+    plain text for a form whose body was not read (a page's CSRF check would read it)."""
     if request.path.startswith("/api/"):
-        return JsonResponse({"detail": message}, status=400)
-    return render(request, "400.html", {"message": message}, status=400)
+        return JsonResponse({"detail": message}, status=status)
+    if request.method in ("POST", "PUT", "PATCH"):
+        return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
+    return render(request, "400.html", {"message": message}, status=status)
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

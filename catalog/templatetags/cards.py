@@ -6,17 +6,14 @@ readers keep the Chinese card names, with pinyin beside them, and English labels
 
 from __future__ import annotations
 
-import re
-
 from django import template
 from django.utils.html import format_html
-from django.utils.translation import get_language
 
 from catalog import images, textkeys, vocab
 from webutil.i18n import wants_english, wants_simplified
+from webutil.text import CJK
 
 register = template.Library()
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 _LABELS: dict[str, str] = {}
 for _enum in (vocab.Kind, vocab.TroopClass, vocab.Faction, vocab.Speed, vocab.Element, vocab.Tier):
@@ -51,7 +48,7 @@ def code(text: str | None) -> str:
     """A card code as printed; 五道·001 is marked as Chinese on an English page."""
     if not text:
         return ""
-    return _mark(text, "zh-Hant") if _CJK.search(text) else text
+    return _mark(text, "zh-Hant") if CJK.search(text) else text
 
 
 @register.filter
@@ -60,7 +57,7 @@ def user_text(text: str | None) -> str:
     when it holds Chinese characters."""
     if not text:
         return ""
-    return _mark(text, "zh") if _CJK.search(text) else text
+    return _mark(text, "zh") if CJK.search(text) else text
 
 
 @register.filter
@@ -68,8 +65,7 @@ def label(slug: str | None) -> str:
     """A glossary slug as the reader should see it: 騎兵 / 骑兵 / Cavalry."""
     if not slug:
         return ""
-    language = (get_language() or "").lower()
-    if language.startswith("en"):
+    if wants_english():
         return vocab.ENGLISH.get(slug, slug)
     return script(_LABELS.get(slug, slug))
 
@@ -104,7 +100,7 @@ def rarity(card) -> str:  # type: ignore[no-untyped-def]
     """銀★★★ in Chinese, Silver ★★★ in English; empty when unknown."""
     if not card.tier or not card.stars:
         return ""
-    separator = " " if (get_language() or "").startswith("en") else ""
+    separator = " " if wants_english() else ""
     return f"{label(card.tier)}{separator}{'★' * card.stars}"
 
 
@@ -147,7 +143,7 @@ def example(text: str | None) -> str:
     """An example of what to type, as <code>; marked as Chinese when it holds Chinese."""
     if not text:
         return ""
-    if _CJK.search(text):
+    if CJK.search(text):
         return format_html(
             '<code lang="{}">{}</code>', "zh-Hans" if text != textkeys.to_traditional(text) else "zh-Hant", text
         )
