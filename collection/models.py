@@ -94,3 +94,30 @@ class ShareLink(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} sharing {'on' if self.enabled else 'off'}"
+
+
+class Allocation(models.Model):
+    """Copies of the owner's cards set aside in one place: a built (sleeved) deck. The collection
+    counts them against what is owned; the layer above (decks) creates and fills them, so this
+    app knows them only by name."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="allocations")
+    name = models.CharField(max_length=100)
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.name}"
+
+
+class AllocatedCard(models.Model):
+    allocation = models.ForeignKey(Allocation, on_delete=models.CASCADE, related_name="cards")
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="+")
+    copies = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["allocation", "card"], name="allocated_card_once"),
+            models.CheckConstraint(condition=Q(copies__gte=1), name="allocated_copies_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.copies} {self.card_id} in {self.allocation_id}"

@@ -5,6 +5,7 @@ Each costs a fixed number of queries, whatever the size of the collection or the
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,19 +14,77 @@ from django.db.models.functions import Coalesce
 
 from catalog.models import Card, CardQuerySet, CardSet
 from catalog.vocab import Tier
-from collection.models import CollectionEntry, WishlistEntry
+from collection.models import AllocatedCard, CollectionEntry, WishlistEntry
 from rules_check.formats import playset_size
 
 
 def with_counts(cards: QuerySet[Card], user: Any) -> QuerySet[Card]:
-    """Catalogue rows with `owned` and `owned_foil` of this user (0 for anonymous): no extra query."""
+    """Catalogue rows with `owned`, `owned_foil` and `in_built` (copies set aside in built decks)
+    of this user (None for anonymous): no extra query."""
     if not user.is_authenticated:
-        return cards.annotate(owned=Value(None, IntegerField()), owned_foil=Value(None, IntegerField()))
+        none = Value(None, IntegerField())
+        return cards.annotate(owned=none, owned_foil=none, in_built=none)
     mine = CollectionEntry.objects.filter(user=user, card=OuterRef("pk"))
+    held = (
+        AllocatedCard.objects.filter(allocation__user=user, card=OuterRef("pk"))
+        .values("card")
+        .annotate(n=Sum("copies"))
+        .values("n")
+    )
     return cards.annotate(
         owned=Coalesce(Subquery(mine.values("quantity")[:1]), 0),
         owned_foil=Coalesce(Subquery(mine.values("foil_quantity")[:1]), 0),
+        in_built=Coalesce(Subquery(held[:1]), 0),
     )
+
+
+@dataclass
+class Availability:
+    """One card of one user: copies owned (foils count), and where the built decks hold some."""
+
+    owned: int = 0
+    # (allocation name, copies) of the allocations other than the one asked about.
+    held: list[tuple[str, int]] = field(default_factory=list)
+    # Copies in every allocation, the one asked about included.
+    committed: int = 0
+    by_allocation: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def elsewhere(self) -> int:
+        return sum(n for _, n in self.held)
+
+    @property
+    def available(self) -> int:
+        return max(0, self.owned - self.elsewhere)
+
+    @property
+    def over_committed(self) -> bool:
+        return self.committed > self.owned
+
+
+def availability(
+    user: Any, card_ids: Iterable[int] | None = None, *, besides: Iterable[int | None] = ()
+) -> dict[int, Availability]:
+    """Per card: owned copies, minus those in the user's allocations other than `besides` (the
+    built decks being looked at, whose own copies are theirs to use). Two queries."""
+    besides = set(besides)
+    if not user.is_authenticated:
+        return {}
+    entries = CollectionEntry.objects.filter(user=user)
+    allocated = AllocatedCard.objects.filter(allocation__user=user).select_related("allocation")
+    if card_ids is not None:
+        ids = list(card_ids)
+        entries, allocated = entries.filter(card__in=ids), allocated.filter(card__in=ids)
+    out: dict[int, Availability] = {}
+    for entry in entries.only("card", "quantity", "foil_quantity"):
+        out[entry.card_id] = Availability(owned=entry.total)
+    for row in allocated.order_by("allocation__name", "allocation_id"):
+        item = out.setdefault(row.card_id, Availability())
+        item.committed += row.copies
+        item.by_allocation[row.allocation_id] = row.copies
+        if row.allocation_id not in besides:
+            item.held.append((row.allocation.name, row.copies))
+    return out
 
 
 def owned_cards(user: Any) -> CardQuerySet:

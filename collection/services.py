@@ -13,6 +13,8 @@ from django.utils.translation import gettext as _
 from catalog.models import Card
 from collection.models import (
     MAX_COPIES,
+    AllocatedCard,
+    Allocation,
     CollectionChange,
     CollectionEntry,
     ShareLink,
@@ -135,3 +137,18 @@ def set_sharing(user: Any, enabled: bool, new_link: bool = False) -> ShareLink:
         link.token = new_share_token()
     link.save()
     return link
+
+
+def fill_allocation(user: Any, allocation: Allocation | None, name: str, copies: dict[int, int]) -> Allocation:
+    """Set aside exactly `copies` (card pk → copies) under `name`, in the caller's transaction:
+    a new allocation when `allocation` is None, else that one refilled."""
+    if allocation is None:
+        allocation = Allocation.objects.create(user=user, name=name)
+    elif allocation.name != name:
+        allocation.name = name
+        allocation.save(update_fields=["name"])
+    allocation.cards.all().delete()
+    AllocatedCard.objects.bulk_create(
+        [AllocatedCard(allocation=allocation, card_id=pk, copies=n) for pk, n in sorted(copies.items()) if n > 0]
+    )
+    return allocation

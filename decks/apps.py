@@ -1,5 +1,32 @@
+from typing import Any
+
 from django.apps import AppConfig
+
+
+def _register_sqlite_functions(sender: Any, connection: Any, **kwargs: Any) -> None:
+    if connection.vendor == "sqlite":
+        from decks.needs import sqlite_missing_copies
+
+        connection.connection.create_function("zh_missing_copies", 2, sqlite_missing_copies, deterministic=True)
 
 
 class DecksConfig(AppConfig):
     name = "decks"
+
+    def ready(self) -> None:
+        from django.db.backends.signals import connection_created
+        from django.db.models.signals import post_delete
+
+        from decks.models import Deck
+
+        connection_created.connect(_register_sqlite_functions, dispatch_uid="decks-sqlite-functions")
+        post_delete.connect(_release_allocation, sender=Deck, dispatch_uid="decks-release-allocation")
+
+
+def _release_allocation(sender: Any, instance: Any, **kwargs: Any) -> None:
+    """A deleted built deck gives its copies back: its allocation goes with it (however the deck
+    was deleted: one deck, a list of them, or its owner's account)."""
+    if instance.allocation_id is not None:
+        from collection.models import Allocation
+
+        Allocation.objects.filter(pk=instance.allocation_id).delete()

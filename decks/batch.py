@@ -55,7 +55,8 @@ def _safe_name(name: str) -> bool:
     return not path.is_absolute() and ".." not in path.parts and ":" not in name
 
 
-def read_zip(data: bytes) -> list[tuple[str, bytes]]:
+def read_zip(data: bytes, *, larger: dict[str, int] | None = None) -> list[tuple[str, bytes]]:
+    """The files of a zip, each at most 64 KiB (`larger` allows more to the files it names)."""
     if len(data) > MAX_ZIP_BYTES:
         raise BatchError(_("The zip file is larger than 10 MB."))
     try:
@@ -69,15 +70,17 @@ def read_zip(data: bytes) -> list[tuple[str, bytes]]:
     for info in infos:
         if not _safe_name(info.filename):
             raise BatchError(_("The zip names a path outside itself: %(name)s") % {"name": info.filename[:80]})
-        if info.file_size > MAX_BYTES:
-            raise BatchError(_("%(name)s is larger than 64 KiB.") % {"name": info.filename[:80]})
+        limit = (larger or {}).get(info.filename, MAX_BYTES)
+        too_large = _("%(name)s is larger than %(size)s.") % {"name": info.filename[:80], "size": _size(limit)}
+        if info.file_size > limit:
+            raise BatchError(too_large)
         if info.flag_bits & 0x1:
             raise BatchError(
                 _("%(name)s is encrypted: send the lists without a password.") % {"name": info.filename[:80]}
             )
         try:
             with archive.open(info) as handle:
-                content = handle.read(MAX_BYTES + 1)  # never trust the size the zip claims
+                content = handle.read(limit + 1)  # never trust the size the zip claims
         except (
             zipfile.BadZipFile,
             zlib.error,
@@ -93,10 +96,14 @@ def read_zip(data: bytes) -> list[tuple[str, bytes]]:
                 _("%(name)s cannot be read from the zip (%(reason)s).")
                 % {"name": info.filename[:80], "reason": str(exc)[:80]}
             ) from None
-        if len(content) > MAX_BYTES:
-            raise BatchError(_("%(name)s is larger than 64 KiB.") % {"name": info.filename[:80]})
+        if len(content) > limit:
+            raise BatchError(too_large)
         out.append((info.filename, content))
     return out
+
+
+def _size(limit: int) -> str:
+    return f"{limit // (1024 * 1024)} MB" if limit >= 1024 * 1024 else f"{limit // 1024} KiB"
 
 
 def read_uploads(uploads: list[Any]) -> list[tuple[str, bytes]]:

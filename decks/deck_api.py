@@ -8,6 +8,9 @@ from __future__ import annotations
 from typing import Any, cast
 
 from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -18,17 +21,21 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from decks import deckcode, intake, services
+from decks import compare as deck_compare
+from decks import deckcode, intake, odds, services
 from decks.check_api import VerdictOutputSerializer
 from decks.data import DeckData
+from decks.filters import COLLECTION_SORTS, SORTS
+from decks.forms import clean_tags
 from decks.legality import check_deck_snapshot, deck_for_rules
-from decks.models import MAX_DESCRIPTION, MAX_ENTRY_COUNT, Deck, DeckQuerySet
+from decks.models import MAX_DESCRIPTION, MAX_ENTRY_COUNT, MAX_TAG, MAX_TAGS, Deck, DeckQuerySet
 from decks.stats import deck_view
 from rules_check import FORMATS, export
 from webutil.fields import StrictCharField
 from webutil.pagination import StrictCursorPagination
 from webutil.parsers import SafeJSONParser
 
+API_SORTS = ("updated", "newest", "missing", "-owned_share")
 ERROR = OpenApiResponse(OpenApiTypes.OBJECT, description="{field: [messages]} or {detail: message}")
 
 
@@ -47,6 +54,17 @@ class DeckInputSerializer(serializers.Serializer):
     deck_code = StrictCharField(required=False, max_length=deckcode.MAX_CODE_LENGTH)
     description = StrictCharField(required=False, allow_blank=True, max_length=MAX_DESCRIPTION)
     public = serializers.BooleanField(required=False)
+    built = serializers.BooleanField(
+        required=False, help_text="Built (sleeved): its cards are taken from my collection"
+    )
+    archived = serializers.BooleanField(required=False)
+    tags = serializers.ListField(child=StrictCharField(max_length=MAX_TAG), required=False, max_length=MAX_TAGS)
+
+    def validate_tags(self, value: Any) -> Any:
+        try:
+            return clean_tags(value)
+        except DjangoValidationError as exc:
+            raise ValidationError(exc.messages) from None
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         sources = [k for k in ("list", "deck_code") if k in attrs]
@@ -70,6 +88,13 @@ class DeckOutputSerializer(serializers.Serializer):
     legal = serializers.BooleanField()
     main_deck_count = serializers.IntegerField()
     deck_code = serializers.CharField()
+    built = serializers.BooleanField()
+    archived = serializers.BooleanField()
+    tags = serializers.ListField(child=serializers.CharField())
+    owned = serializers.IntegerField(
+        required=False, help_text="In lists, for a logged-in caller: copies of it the caller has available"
+    )
+    missing = serializers.IntegerField(required=False, help_text="In lists, for a logged-in caller: copies lacking")
 
 
 def deck_json(deck: Deck) -> dict[str, Any]:
@@ -89,6 +114,11 @@ def deck_json(deck: Deck) -> dict[str, Any]:
         "legal": deck.is_legal,
         "main_deck_count": deck.main_count,
         "deck_code": deckcode.encode(data.format, data.general, data.main, data.reinforcements),
+        "built": deck.built,
+        "archived": deck.archived,
+        "tags": [tag.name for tag in deck.tags.all()],
+        # Annotated by Deck.objects.with_ownership in lists, for a logged-in reader.
+        **({key: vars(deck)[key] for key in ("owned", "missing")} if vars(deck).get("missing") is not None else {}),
     }
 
 
@@ -140,10 +170,23 @@ def _data_from(payload: dict[str, Any], base: DeckData) -> DeckData:
 def _save(deck: Deck, data: DeckData, payload: dict[str, Any], note: str) -> Deck:
     if "public" in payload:
         deck.public = payload["public"]
+    deck.archived = payload.get("archived", deck.archived)
     try:
-        return services.save_deck(deck, data, note=note)
+        with transaction.atomic():
+            deck = services.save_deck(deck, data, note=note)
+            _set_flags(deck, payload)
     except services.DeckError as exc:
         raise ValidationError({"cards": [str(exc)]}) from None
+    return deck
+
+
+def _set_flags(deck: Deck, payload: dict[str, Any]) -> None:
+    """`built` and `tags`, after the cards: built takes the deck's cards as they now are."""
+    if "built" in payload:
+        services.set_built(deck, payload["built"])
+    if "tags" in payload:
+        services.set_tags(deck, payload["tags"])
+    deck.refresh_from_db()
 
 
 class DeckPageSerializer(serializers.Serializer):
@@ -159,15 +202,32 @@ class DeckListView(APIView):
     parser_classes = [SafeJSONParser]
 
     def get_queryset(self, request: Request) -> DeckQuerySet:
-        if request.query_params.get("public", "0") not in ("0", "1"):
-            raise ValidationError({"public": [_("must be 0 or 1")]})
+        for flag in ("public", "buildable"):
+            if request.query_params.get(flag, "0") not in ("0", "1"):
+                raise ValidationError({flag: [_("must be 0 or 1")]})
         if request.user.is_authenticated and request.query_params.get("public") != "1":
             return Deck.objects.owned_by(request.user)
         return Deck.objects.filter(public=True)
 
+    def _filtered(self, request: Request) -> tuple[DeckQuerySet, tuple[str, ...]]:
+        sort = request.query_params.get("sort", "updated")
+        if sort not in API_SORTS:
+            raise ValidationError({"sort": [_("One of: %(sorts)s") % {"sorts": ", ".join(API_SORTS)}]})
+        decks = self.get_queryset(request).with_ownership(request.user)
+        if not request.user.is_authenticated:
+            if sort in COLLECTION_SORTS or request.query_params.get("buildable") == "1":
+                raise ValidationError({"sort": [_("Log in to compare decks with your collection.")]})
+        elif request.query_params.get("buildable") == "1":
+            decks = decks.filter(Q(missing=0))
+        return decks, SORTS[sort]
+
     @extend_schema(
         parameters=[
             OpenApiParameter("public", {"type": "integer", "enum": [0, 1]}, description="1: everyone's public decks"),
+            OpenApiParameter(
+                "buildable", {"type": "integer", "enum": [0, 1]}, description="1: only decks I can build now"
+            ),
+            OpenApiParameter("sort", {"type": "string", "enum": list(API_SORTS)}),
             OpenApiParameter("cursor", {"type": "string", "maxLength": 200}, description="From a `next` link"),
             OpenApiParameter("page_size", {"type": "integer", "minimum": 1, "maximum": 500}),
         ],
@@ -177,7 +237,8 @@ class DeckListView(APIView):
     def get(self, request: Request) -> Response:
         services.refresh_verdicts()  # each deck's `legal` is the verdict it keeps
         paginator = StrictCursorPagination()
-        decks = paginator.paginate_queryset(self.get_queryset(request).with_entries(), request, view=self)
+        queryset, paginator.ordering = self._filtered(request)
+        decks = paginator.paginate_queryset(queryset.with_entries().prefetch_related("tags"), request, view=self)
         return paginator.get_paginated_response([deck_json(d) for d in decks or []])
 
     @extend_schema(request=DeckInputSerializer, responses={201: DeckOutputSerializer, 400: ERROR, 401: ERROR})
@@ -246,8 +307,12 @@ class DeckDetailView(APIView):
             if "public" in given:
                 current.public = given["public"]
 
+            current.archived = given.get("archived", current.archived)
+
         try:
-            deck = services.update_deck(deck, change, note="api")
+            with transaction.atomic():
+                deck = services.update_deck(deck, change, note="api")
+                _set_flags(deck, given)
         except services.DeckError as exc:
             raise ValidationError({"cards": [str(exc)]}) from None
         return Response(DeckOutputSerializer(deck_json(deck)).data)
@@ -313,3 +378,81 @@ class DeckExportView(APIView):
                 "deck_code": deckcode.encode(data.format, data.general, data.main, data.reinforcements),
             }
         )
+
+
+class OddsOutputSerializer(serializers.Serializer):
+    deck_size = serializers.IntegerField(help_text="Cards in the main deck (the general and reinforcements are apart)")
+    matching = serializers.IntegerField(help_text="Copies in the main deck that match")
+    k = serializers.IntegerField()
+    first = serializers.ListField(child=serializers.FloatField(), help_text="[hand, turn 1, …, turn 6]")
+    second = serializers.ListField(child=serializers.FloatField())
+    first_mulligan = serializers.ListField(child=serializers.FloatField(), help_text="With 調度 of every unwanted card")
+    second_mulligan = serializers.ListField(child=serializers.FloatField())
+    method = serializers.CharField()
+
+
+class DeckOddsView(APIView):
+    """The chance of holding at least k matching cards in the opening hand and by turns 1–6."""
+
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("card", {"type": "string", "maxLength": 60}, description="Every card of this card's name"),
+            OpenApiParameter("q", {"type": "string", "maxLength": 200}, description="A card query over the deck"),
+            OpenApiParameter("k", {"type": "integer", "minimum": 1, "maximum": odds.MAX_K}),
+        ],
+        responses={200: OddsOutputSerializer, 400: ERROR, 404: ERROR},
+    )
+    def get(self, request: Request, deck_id: int) -> Response:
+        deck = _visible(request, deck_id)
+        card, q, k = (request.query_params.get(name, "") for name in ("card", "q", "k"))
+        if len(card) > 60 or len(q) > 200:
+            raise ValidationError({"q": [_("Too long.")]})
+        try:
+            number = int(k or "1")
+            table = odds.table_for(odds.choose(deck, card=card.strip(), q=q.strip()), number)
+        except odds.OddsError as exc:
+            raise ValidationError({"detail": [str(exc)]}) from None
+        except (ValueError, OverflowError):
+            raise ValidationError({"k": [_("k must be a whole number.")]}) from None
+        return Response(OddsOutputSerializer(table.as_dict()).data)
+
+
+class CompareEntrySerializer(serializers.Serializer):
+    name = serializers.CharField()
+    card = serializers.CharField(help_text="The first card of that name, for links")
+    count = serializers.IntegerField(required=False)
+    a = serializers.IntegerField(required=False)
+    b = serializers.IntegerField(required=False)
+
+
+class CompareOutputSerializer(serializers.Serializer):
+    only_a = CompareEntrySerializer(many=True)
+    only_b = CompareEntrySerializer(many=True)
+    changed = CompareEntrySerializer(many=True)
+    same = CompareEntrySerializer(many=True)
+
+
+class DeckCompareView(APIView):
+    """Two decks the caller may read, compared by card name (main deck and reinforcements)."""
+
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("a", {"type": "integer", "minimum": 1}, required=True),
+            OpenApiParameter("b", {"type": "integer", "minimum": 1}, required=True),
+        ],
+        responses={200: CompareOutputSerializer, 400: ERROR, 404: ERROR},
+    )
+    def get(self, request: Request) -> Response:
+        ids = []
+        for name in ("a", "b"):
+            raw = request.query_params.get(name, "")
+            if not raw.isdigit() or len(raw) > 18:
+                raise ValidationError({name: [_("A deck number is needed.")]})
+            ids.append(int(raw))
+        a, b = (_visible(request, pk) for pk in ids)
+        result = deck_compare.compare(services.snapshot_of(a), services.snapshot_of(b))
+        return Response(CompareOutputSerializer(result.as_dict()).data)

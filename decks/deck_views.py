@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django.contrib import messages
@@ -9,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -17,16 +19,22 @@ from catalog.filters import CardFilter
 from catalog.lookup import catalog_index
 from catalog.models import Card
 from catalog.vocab import Faction
+from collection.models import MAX_COPIES
 from collection.queries import with_counts
 from collection.services import set_wanted
-from decks import deckcode, intake, services
+from decks import archive as decks_archive
+from decks import compare as deck_compare
+from decks import deckcode, intake, odds, services
+from decks.batch import MAX_ZIP_BYTES
 from decks.data import DeckData
-from decks.filters import DeckFilter
-from decks.forms import DeckSettingsForm, EntryForm, ImportDeckForm, format_choices
+from decks.filters import deck_filter as deck_filter_for
+from decks.forms import ArchiveUploadForm, DeckSettingsForm, EntryForm, ImportDeckForm, format_choices
 from decks.legality import check_deck_snapshot
-from decks.models import MAIN, REINFORCEMENTS, Deck, DeckVersion
+from decks.models import MAIN, REINFORCEMENTS, Deck, DeckTag, DeckVersion
 from decks.sheets import sheet_for_snapshot
+from decks.shopping import as_csv, as_text, shopping_list
 from decks.stats import curve_svg, deck_view
+from drawing import TURNS, sample_hand
 from rules_check.model import REINFORCEMENT
 from webutil.confirm import unless_confirmed
 from webutil.pagination import SlicePage, page_number, per_page
@@ -61,8 +69,22 @@ def _deck_context(request: HtmxHttpRequest, deck: Deck) -> dict[str, Any]:
 
 @login_required
 def my_decks(request: AuthedRequest) -> HttpResponse:
-    decks = Deck.objects.owned_by(request.user).select_related("general")
-    return render(request, "decks/my_decks.html", {"decks": decks})
+    """My decks, archived ones apart (?archived=1), filtered by tag and sorted like the public list."""
+    archived = request.GET.get("archived") == "1"
+    mine = Deck.objects.owned_by(request.user).filter(archived=archived).select_related("general")
+    deck_filter = deck_filter_for(request, mine.prefetch_related("tags"))
+    valid = deck_filter.is_valid()
+    context = {
+        "decks": deck_filter.qs if valid else Deck.objects.none(),
+        "filter": deck_filter,
+        "archived": archived,
+        "tags": DeckTag.objects.filter(deck__owner=request.user)
+        .values_list("name", flat=True)
+        .distinct()
+        .order_by("name"),
+        "sort": request.GET.get("sort", "updated"),
+    }
+    return render(request, "decks/my_decks.html", context, status=200 if valid else 400)
 
 
 @login_required
@@ -80,6 +102,7 @@ def detail(request: HtmxHttpRequest, deck_id: int) -> HttpResponse:
     deck = _visible_deck(request, deck_id)
     context = _deck_context(request, deck)
     context["description"] = mark_safe(deck.description_html)  # noqa: S308 (sanitised when saved)
+    context["names"] = deck_names(deck)
     return render(request, "decks/detail.html", context)
 
 
@@ -93,14 +116,24 @@ def build(request: AuthedRequest, deck_id: int) -> HttpResponse:
 
             def change(current: Deck, data: DeckData) -> None:
                 data.name, data.format, data.description = settings["name"], settings["format"], settings["description"]
-                current.public = settings["public"]
+                current.public, current.archived = settings["public"], settings["archived"]
 
             services.update_deck(deck, change, note=_("settings"))
+            services.set_built(deck, settings["built"])
+            services.set_tags(deck, settings["tags"])
             messages.success(request, _("Saved."))
             return redirect("decks:build", deck.pk)
     else:
         form = DeckSettingsForm(
-            initial={"name": deck.name, "format": deck.format, "description": deck.description, "public": deck.public}
+            initial={
+                "name": deck.name,
+                "format": deck.format,
+                "description": deck.description,
+                "public": deck.public,
+                "built": deck.built,
+                "archived": deck.archived,
+                "tags": ", ".join(deck.tags.values_list("name", flat=True)),
+            }
         )
     card_filter = CardFilter(request.GET, queryset=with_counts(Card.objects.with_set(), request.user))
     results = card_filter.qs[:30] if card_filter.is_valid() else Card.objects.none()
@@ -293,7 +326,7 @@ MAX_DECK_PAGE = 50
 
 def public_list(request: HtmxHttpRequest) -> HttpResponse:
     services.refresh_verdicts()  # the list filters by the verdicts decks keep
-    deck_filter = DeckFilter(request.GET, queryset=Deck.objects.filter(public=True).select_related("owner", "general"))
+    deck_filter = deck_filter_for(request, Deck.objects.filter(public=True).select_related("owner", "general"))
     valid = deck_filter.is_valid()
     decks = deck_filter.qs if valid else Deck.objects.none()
     number = page_number(request, MAX_DECK_PAGE)
@@ -308,3 +341,199 @@ def public_list(request: HtmxHttpRequest) -> HttpResponse:
         "factions": Faction.values,
     }
     return render(request, "decks/public_list.html", context, status=200 if valid else 400)
+
+
+MAX_SHOPPING_DECKS = 50
+
+
+def _chosen_decks(request: AuthedRequest, data: Any) -> list[Deck]:
+    """The decks named by `deck=` (mine, or anyone's public ones); an unknown id is a 404."""
+    try:
+        ids = {int(v) for v in data.getlist("deck")[: MAX_SHOPPING_DECKS + 1]}
+    except (ValueError, OverflowError):
+        raise Http404(_("No such deck.")) from None
+    if any(not 0 < i < 2**63 for i in ids):
+        raise Http404(_("No such deck."))
+    if len(ids) > MAX_SHOPPING_DECKS:
+        raise Http404(_("At most %(n)d decks at once.") % {"n": MAX_SHOPPING_DECKS})
+    decks = list(Deck.objects.visible_to(request.user).filter(pk__in=ids).order_by("name", "pk"))
+    if len(decks) != len(ids):
+        raise Http404(_("No such deck."))
+    return decks
+
+
+@login_required
+def shopping(request: AuthedRequest) -> HttpResponse:
+    """What I must get to build the chosen decks at once (and the wishlist): a page, text or CSV."""
+    decks = _chosen_decks(request, request.GET)
+    with_wishlist = request.GET.get("wishlist") == "1"
+    lines = shopping_list(request.user, decks, with_wishlist=with_wishlist) if decks or with_wishlist else []
+    missing = [line for line in lines if line.missing]
+    output = request.GET.get("output", "")
+    if output in ("text", "csv"):
+        body = as_text(lines) if output == "text" else as_csv(lines)
+        kind = "text/plain" if output == "text" else "text/csv"
+        response = HttpResponse(body, content_type=f"{kind}; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="shopping-list.{"txt" if output == "text" else "csv"}"'
+        return response
+    context = {
+        "mine": Deck.objects.owned_by(request.user).order_by("archived", "name", "pk"),
+        "chosen": {d.pk for d in decks},
+        "decks": decks,
+        "with_wishlist": with_wishlist,
+        "lines": missing,
+        "missing_total": sum(line.missing for line in missing),
+    }
+    return render(request, "decks/shopping.html", context)
+
+
+@login_required
+@require_POST
+def shopping_want(request: AuthedRequest) -> HttpResponse:
+    """Add every missing card of the shopping list to my wishlist (never lowering what it wants)."""
+    decks = _chosen_decks(request, request.POST)
+    with_wishlist = request.POST.get("wishlist") == "1"
+    missing = [line for line in shopping_list(request.user, decks, with_wishlist=with_wishlist) if line.missing]
+    wanted = dict(request.user.wishlist.values_list("card", "wanted"))
+    for line in missing:
+        set_wanted(request.user, line.card, min(MAX_COPIES, max(wanted.get(line.card.pk, 0), line.missing)))
+    messages.success(request, _("%(n)d cards added to your wishlist.") % {"n": len(missing)})
+    return redirect("collection:trade")
+
+
+@login_required
+def archive(request: AuthedRequest) -> HttpResponse:
+    """Download all my decks (or everything of mine) as a zip; upload such a zip to add its decks."""
+    form = ArchiveUploadForm(request.POST, request.FILES) if request.method == "POST" else ArchiveUploadForm()
+    problems: list[str] = []
+    if request.method == "POST" and form.is_valid():
+        try:
+            incoming = decks_archive.read_archive(form.cleaned_data["file"].read(MAX_ZIP_BYTES + 1))
+        except decks_archive.ArchiveError as exc:
+            problems = exc.problems
+        else:
+            added = decks_archive.add_decks(request.user, incoming)
+            messages.success(request, _("%(n)d decks added beside your own.") % {"n": len(added)})
+            return redirect("decks:mine")
+    status = 400 if problems or form.errors else 200
+    return render(request, "decks/archive.html", {"form": form, "problems": problems}, status=status)
+
+
+@login_required
+def archive_download(request: AuthedRequest, what: str) -> HttpResponse:
+    everything = what == "everything"
+    response = HttpResponse(
+        decks_archive.export_zip(request.user, everything=everything), content_type="application/zip"
+    )
+    stamp = timezone.now().strftime("%Y%m%d")
+    response["Content-Disposition"] = f'attachment; filename="zongheng-{what}-{stamp}.zip"'
+    return response
+
+
+def _odds_context(request: HtmxHttpRequest, deck: Deck) -> tuple[dict[str, Any], int]:
+    """The odds form and, when a card or query is chosen, its table and chart."""
+    card, q = request.GET.get("card", "").strip(), request.GET.get("q", "").strip()
+    context: dict[str, Any] = {"deck": deck, "card": card, "q": q, "k": request.GET.get("k", "1")}
+    context["names"] = deck_names(deck)
+    if not (card or q):
+        return context, 200
+    try:
+        k = int(context["k"])
+        choice = odds.choose(deck, card=card, q=q[:200])
+        table = odds.table_for(choice, k)
+    except (ValueError, OverflowError) as exc:
+        context["error"] = str(exc) if isinstance(exc, odds.OddsError) else _("k must be a whole number.")
+        return context, 400
+    context.update({"choice": choice, "table": table, "rows": odds.rows(table), "chart": odds.chart_svg(table)})
+    return context, 200
+
+
+def deck_odds(request: HtmxHttpRequest, deck_id: int) -> HttpResponse:
+    deck = _visible_deck(request, deck_id)
+    context, status = _odds_context(request, deck)
+    template = "decks/_odds.html" if request.htmx else "decks/odds.html"
+    return render(request, template, context, status=status)
+
+
+def deck_names(deck: Deck) -> list[tuple[str, str]]:
+    """The main deck's card names, once each (code of the first, name): the odds form's choices."""
+    index = catalog_index()
+    seen: dict[str, tuple[str, str]] = {}
+    for code in services.snapshot_of(deck).main:
+        facts = index.by_code[code]
+        seen.setdefault(facts.name_key, (code, facts.name))
+    return list(seen.values())
+
+
+def deck_sample(request: HtmxHttpRequest, deck_id: int) -> HttpResponse:
+    """A sample hand, then the next turn's draw, or a 調度 of chosen cards: replayed from a seed."""
+    deck = _visible_deck(request, deck_id)
+    try:
+        seed = int(request.GET["seed"]) if request.GET.get("seed") else secrets.randbelow(10**9)
+        turn = int(request.GET.get("turn", "0"))
+        aside = frozenset(int(i) for i in request.GET.getlist("aside")[:5])
+    except (ValueError, OverflowError):
+        return render(request, "collection/error.html", {"message": _("Not a sample hand.")}, status=400)
+    if not (0 <= seed < 10**9 and 0 <= turn <= TURNS and aside <= set(range(5))):
+        return render(request, "collection/error.html", {"message": _("Not a sample hand.")}, status=400)
+    first = request.GET.get("second") != "1"
+    data = services.snapshot_of(deck)
+    cards = [code for code, n in data.main.items() for _copy in range(n)]
+    hand = sample_hand(cards, seed, turn=turn, first=first, aside=aside)
+    name = {code: catalog_index().by_code[code].name for code in data.main}
+    context = {
+        "deck": deck,
+        "sample": hand,
+        "hand": [name[code] for code in hand.hand],
+        "drawn": [(t, [name[code] for code in cards]) for t, cards in enumerate(hand.drawn, start=1)],
+        "aside": sorted(aside),
+        "next_turn": turn + 1 if turn < TURNS and hand.left else None,
+        "second": not first,
+    }
+    template = "decks/_sample.html" if request.htmx else "decks/sample.html"
+    return render(request, template, context)
+
+
+def _deck_param(request: HtmxHttpRequest, name: str) -> Deck | None:
+    """A deck named by id (or by its URL, pasted) in the query; None when not given."""
+    raw = request.GET.get(name, "").strip()
+    if not raw:
+        return None
+    digits = raw.rstrip("/").rsplit("/", 1)[-1]
+    if not digits.isdigit() or len(digits) > 18:
+        raise Http404(_("No such deck."))
+    return _visible_deck(request, int(digits))
+
+
+def compare(request: HtmxHttpRequest) -> HttpResponse:
+    """Any two decks the reader may see, side by side: `?a=<id>&b=<id>`."""
+    a, b = _deck_param(request, "a"), _deck_param(request, "b")
+    context: dict[str, Any] = {"a": a, "b": b, "mine": Deck.objects.owned_by(request.user).order_by("name", "pk")}
+    if a is not None and b is not None:
+        view_a, view_b = deck_view(a), deck_view(b)
+        context.update(
+            {
+                "comparison": deck_compare.compare(services.snapshot_of(a), services.snapshot_of(b)),
+                "view_a": view_a,
+                "view_b": view_b,
+                "stats": _side_by_side(view_a, view_b),
+                "curves": deck_compare.curves_svg(view_a.curve, view_b.curve),
+            }
+        )
+    return render(request, "decks/compare.html", context)
+
+
+def _side_by_side(a: Any, b: Any) -> list[tuple[str, list[tuple[str, int, int]]]]:
+    """Kinds, classes, speeds and elements of both decks: (heading, [(slug, in A, in B)])."""
+    rows = []
+    for heading, name in (
+        (_("Kind"), "by_kind"),
+        (_("Troop class"), "by_class"),
+        (_("Speed"), "by_speed"),
+        (_("Element"), "by_element"),
+    ):
+        left, right = getattr(a, name), getattr(b, name)
+        keys = list(dict.fromkeys([*left, *right]))
+        if keys:
+            rows.append((heading, [(key, left.get(key, 0), right.get(key, 0)) for key in keys]))
+    return rows

@@ -1,6 +1,8 @@
-"""The public deck list's filters and sorting, as a FilterSet like the catalogue's."""
+"""The deck lists' filters and sorting, as FilterSets like the catalogue's."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import django_filters
 from django.db.models import Q, QuerySet
@@ -8,9 +10,17 @@ from django.utils.translation import gettext_lazy as _
 
 from catalog.vocab import Faction
 from decks.forms import format_choices
-from decks.models import Deck
+from decks.models import Deck, DeckQuerySet
 
-SORTS = {"updated": "-updated", "newest": "-created"}
+# Sorts by what the reader has need the reader's collection (Deck.objects.with_ownership).
+SORTS = {
+    "updated": ("-updated", "-id"),
+    "newest": ("-created", "-id"),
+    "missing": ("missing", "-updated", "-id"),
+    "-owned_share": ("-owned_share", "-updated", "-id"),
+    "name": ("name", "id"),
+}
+COLLECTION_SORTS = {"missing", "-owned_share"}
 
 
 class DeckFilter(django_filters.FilterSet):
@@ -18,8 +28,19 @@ class DeckFilter(django_filters.FilterSet):
     faction = django_filters.ChoiceFilter(field_name="general__faction", choices=Faction.choices, label=_("Faction"))
     format = django_filters.ChoiceFilter(choices=format_choices, label=_("Format"))
     legal = django_filters.CharFilter(method="filter_legal", max_length=5, label=_("Legal only"))
+    buildable = django_filters.CharFilter(
+        method="filter_buildable", max_length=5, label=_("Buildable from my collection")
+    )
+    tag = django_filters.CharFilter(field_name="tags__name", max_length=30, label=_("Tag"))
     sort = django_filters.ChoiceFilter(
-        choices=[("updated", _("Recently updated")), ("newest", _("Newest"))], method="filter_sort", label=_("Sort")
+        choices=[
+            ("updated", _("Recently updated")),
+            ("newest", _("Newest")),
+            ("missing", _("Fewest cards missing")),
+            ("-owned_share", _("Most of it owned")),
+        ],
+        method="filter_sort",
+        label=_("Sort"),
     )
 
     class Meta:
@@ -33,11 +54,27 @@ class DeckFilter(django_filters.FilterSet):
     def filter_legal(self, queryset: QuerySet[Deck], name: str, value: str) -> QuerySet[Deck]:
         return queryset.filter(is_legal=True) if value else queryset
 
+    def filter_buildable(self, queryset: QuerySet[Deck], name: str, value: str) -> QuerySet[Deck]:
+        return queryset.filter(Q(missing=0)) if value and self._reader_known else queryset
+
     def filter_sort(self, queryset: QuerySet[Deck], name: str, value: str) -> QuerySet[Deck]:
-        return queryset.order_by(SORTS.get(value, "-updated"))
+        if value in COLLECTION_SORTS and not self._reader_known:
+            value = "updated"
+        return queryset.order_by(*SORTS.get(value, SORTS["updated"]))
+
+    @property
+    def _reader_known(self) -> bool:
+        return self.request is not None and self.request.user.is_authenticated
 
     @property
     def qs(self) -> QuerySet[Deck]:
         # Sorted by the last update unless asked otherwise.
         queryset = super().qs
-        return queryset if self.form.cleaned_data.get("sort") else queryset.order_by("-updated")
+        return queryset if self.form.cleaned_data.get("sort") else queryset.order_by(*SORTS["updated"])
+
+
+def deck_filter(request: Any, decks: DeckQuerySet, data: Any = None) -> DeckFilter:
+    """The filter over `decks`, each with what the reader has of it (Deck.objects.with_ownership)."""
+    return DeckFilter(
+        request.GET if data is None else data, queryset=decks.with_ownership(request.user), request=request
+    )

@@ -1,12 +1,14 @@
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from decks.batch import MAX_ZIP_BYTES
 from decks.i18n import format_label, pick
-from decks.models import MAX_DESCRIPTION
+from decks.models import MAX_DESCRIPTION, MAX_TAG, MAX_TAGS
 from rules_check import DEFAULT_FORMAT, FORMATS, DeckListError, decode
 from rules_check.decklist import MAX_BYTES
 from webutil.text import strip_bidi
@@ -63,6 +65,32 @@ class DeckSettingsForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 4}),
     )
     public = forms.BooleanField(label=_("Public: anyone with the link can read it, and it is listed"), required=False)
+    tags = forms.CharField(
+        label=_("Tags"), required=False, max_length=MAX_TAGS * (MAX_TAG + 2), help_text=_("Separated by commas.")
+    )
+    built = forms.BooleanField(label=_("Built (sleeved): its cards are taken from my collection"), required=False)
+    archived = forms.BooleanField(label=_("Archived: listed apart from my other decks"), required=False)
+
+    def clean_tags(self) -> list[str]:
+        return clean_tags(re.split(r"[,，、;；]", self.cleaned_data["tags"]))
+
+
+def clean_tags(names: list[Any]) -> list[str]:
+    """Tags as given, trimmed, without repeats; a wrong one is an error, not dropped."""
+    out: list[str] = []
+    for raw in names:
+        if not isinstance(raw, str):
+            raise forms.ValidationError(_("A tag is text."))
+        name = " ".join(raw.split())
+        if not name:
+            continue
+        if len(name) > MAX_TAG:
+            raise forms.ValidationError(_("A tag has at most %(n)d characters.") % {"n": MAX_TAG})
+        if name not in out:
+            out.append(name)
+    if len(out) > MAX_TAGS:
+        raise forms.ValidationError(_("At most %(n)d tags.") % {"n": MAX_TAGS})
+    return out
 
 
 class EntryForm(forms.Form):
@@ -123,3 +151,13 @@ class BatchCheckForm(forms.Form):
         max_length=100,
         help_text=_("Logged-in organisers only. The event is closed to new lists; lock it when you are ready."),
     )
+
+
+class ArchiveUploadForm(forms.Form):
+    file = forms.FileField(label=_("A zip of decks downloaded from this site, or of .txt deck lists"))
+
+    def clean_file(self) -> Any:
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_ZIP_BYTES:
+            raise forms.ValidationError(_("The zip file is larger than 10 MB."))
+        return upload

@@ -4,11 +4,16 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import Case, F, FloatField, IntegerField, Q, Value, When
+from django.db.models.functions import Cast, NullIf
 from django.urls import reverse
 
 from catalog.models import Card
+from collection.models import Allocation
+from collection.queries import Availability, availability
+from decks import needs
 from decks.i18n import format_label
+from decks.needs import MissingCopies, NeedsField
 from rules_check import DEFAULT_FORMAT
 
 # Counts are stored as the player gave them (illegal ones included); beyond this it is a typo.
@@ -34,6 +39,26 @@ class DeckQuerySet(models.QuerySet["Deck"]):
         """A list of decks with their entries in one more query, whatever its length."""
         return self.select_related("owner").prefetch_related("entries")
 
+    def with_ownership(self, user: Any) -> DeckQuerySet:
+        """Each deck with `missing` (copies the user lacks to build it) and `owned` (the copies it
+        takes that the user has), counting available copies: owned, foils too, minus those in
+        the user's other built decks. None for anonymous readers. Four queries, however many
+        decks: the bits kept with each deck do the work in the database (decks.needs)."""
+        if not user.is_authenticated:
+            none = Value(None, IntegerField())
+            return self.annotate(missing=none, owned=none, owned_share=Value(None, FloatField()))
+        found = availability(user)
+        mask = needs.lack_mask({pk: item.available for pk, item in found.items()})
+        exact = _exact_missing(self.filter(Q(needs_over=True) | Q(owner=user, allocation__isnull=False)), found)
+        missing: Any = MissingCopies(mask)
+        if exact:
+            whens = [When(pk=pk, then=Value(n)) for pk, n in exact.items()]
+            missing = Case(*whens, default=missing, output_field=IntegerField())
+        return self.annotate(missing=missing).annotate(
+            owned=F("needs_total") - F("missing"),
+            owned_share=Cast(F("needs_total") - F("missing"), FloatField()) / NullIf(F("needs_total"), 0),
+        )
+
 
 class Deck(models.Model):
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="decks")
@@ -51,6 +76,16 @@ class Deck(models.Model):
     # The verdict at the last save, kept for the public list's "legal only" filter.
     is_legal = models.BooleanField(default=False)
     main_count = models.PositiveIntegerField(default=0)
+    # Built (sleeved): its copies are set aside in the owner's collection, kept equal to the
+    # deck's cards on every save. None when the deck is not built.
+    allocation = models.OneToOneField(Allocation, null=True, blank=True, on_delete=models.SET_NULL, related_name="deck")
+    archived = models.BooleanField(default=False)
+    # What the deck needs, kept on save for "buildable from my collection" (decks.needs): one
+    # bit per card and copy, so the filter is one pass over the public decks in the database.
+    needs = NeedsField(default="", editable=False)
+    needs_total = models.PositiveIntegerField(default=0)
+    # Some card is needed more often than the bits record (an illegal deck): checked exactly.
+    needs_over = models.BooleanField(default=False)
 
     objects = DeckQuerySet.as_manager()
 
@@ -62,6 +97,8 @@ class Deck(models.Model):
             models.Index(fields=["public", "-updated", "-id"]),
             models.Index(fields=["public", "-created", "-id"]),
             models.Index(fields=["owner", "-updated"]),
+            # The few decks "buildable" checks exactly (decks.needs).
+            models.Index(fields=["needs_over"], condition=Q(needs_over=True), name="deck_needs_over"),
         ]
 
     def __str__(self) -> str:
@@ -73,6 +110,51 @@ class Deck(models.Model):
     @property
     def format_label(self) -> str:
         return format_label(self.format)
+
+    @property
+    def built(self) -> bool:
+        return self.allocation_id is not None
+
+
+# A tag is a word or two the owner files decks under ("比賽", "testing").
+MAX_TAG = 30
+MAX_TAGS = 20
+
+
+class DeckTag(models.Model):
+    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="tags")
+    name = models.CharField(max_length=MAX_TAG)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["deck", "name"], name="deck_tag_once")]
+        indexes = [models.Index(fields=["name"])]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def _exact_missing(decks: DeckQuerySet, found: dict[int, Availability]) -> dict[int, int]:
+    """Missing copies of a few decks, worked out entry by entry (two queries): those the bits
+    cannot describe, and the reader's own built decks, whose own copies they may use."""
+    rows = list(decks.values_list("pk", "general_id", "allocation_id"))
+    if not rows:
+        return {}
+    need: dict[int, dict[int, int]] = {pk: {} for pk, _g, _a in rows}
+    for pk, general, _a in rows:
+        if general is not None:
+            need[pk][general] = 1
+    for deck_id, card_id, count in DeckEntry.objects.filter(deck__in=need).values_list("deck", "card", "count"):
+        need[deck_id][card_id] = need[deck_id].get(card_id, 0) + count
+    out = {}
+    for pk, _general, allocation in rows:
+        missing = 0
+        for card_id, n in need[pk].items():
+            item = found.get(card_id, Availability())
+            others = item.elsewhere - (item.by_allocation.get(allocation, 0) if allocation else 0)
+            missing += max(0, n - max(0, item.owned - others))
+        out[pk] = missing
+    return out
 
 
 class DeckEntry(models.Model):

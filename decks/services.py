@@ -15,9 +15,11 @@ from django.utils.translation import gettext as _
 
 from catalog import cache_version
 from catalog.lookup import catalog_index
+from collection.services import fill_allocation
+from decks import needs
 from decks.data import DeckData
 from decks.legality import check_deck_snapshot, deck_for_rules
-from decks.models import MAIN, MAX_ENTRY_COUNT, REINFORCEMENTS, Deck, DeckEntry, DeckVersion, VerdictState
+from decks.models import MAIN, MAX_ENTRY_COUNT, REINFORCEMENTS, Deck, DeckEntry, DeckTag, DeckVersion, VerdictState
 from rules_check import export
 from webutil.locks import database_lock
 from webutil.markup import render_markdown
@@ -61,7 +63,12 @@ def save_deck(deck: Deck, data: DeckData, *, note: str = "", autosave: bool = Fa
     if unknown:
         raise DeckError(_("Unknown cards: %(codes)s") % {"codes": ", ".join(unknown[:10])})
     verdict = check_deck_snapshot(data)
+    need = {index.pk_by_code[c]: n for c, n in needs.requirement(data).items()}
     with transaction.atomic():
+        deck.needs, deck.needs_over = needs.encode(need)
+        deck.needs_total = sum(need.values())
+        if deck.built:
+            deck.allocation = fill_allocation(deck.owner, deck.allocation, data.name, need)
         deck.name = data.name
         deck.format = data.format
         deck.general_id = index.pk_by_code[data.general] if data.general else None
@@ -105,6 +112,11 @@ def _keep_version(deck: Deck, data: DeckData, note: str, autosave: bool) -> None
     )
 
 
+def keep_current_version(deck: Deck, note: str = "") -> None:
+    """A version of the deck as it is now, unless the last version already is it."""
+    _keep_version(deck, snapshot_of(deck), note, autosave=False)
+
+
 def publish_history(deck: Deck) -> int:
     """The owner shows others every earlier version too; returns how many were private."""
     return deck.versions.filter(public=False).update(public=True)
@@ -126,6 +138,31 @@ def update_deck(
         data = snapshot_of(current)
         change(current, data)
         return save_deck(current, data, note=note, autosave=autosave)
+
+
+def set_built(deck: Deck, built: bool) -> Deck:
+    """Mark the deck built (its copies set aside in the owner's collection) or take it apart."""
+    if deck.built == built:
+        return deck
+
+    def change(current: Deck, data: DeckData) -> None:
+        if built and not current.built:
+            current.allocation = fill_allocation(current.owner, None, data.name, {})
+        elif not built and current.allocation is not None:
+            allocation, current.allocation = current.allocation, None
+            current.save(update_fields=["allocation"])
+            allocation.delete()
+
+    return update_deck(deck, change)
+
+
+def set_tags(deck: Deck, names: list[str]) -> None:
+    """The deck's tags become exactly `names` (already cleaned: decks.forms.clean_tags)."""
+    with transaction.atomic():
+        _locked(deck)
+        deck.tags.exclude(name__in=names).delete()
+        have = set(deck.tags.values_list("name", flat=True))
+        DeckTag.objects.bulk_create([DeckTag(deck=deck, name=n) for n in names if n not in have])
 
 
 def change_entry(deck: Deck, code: str, *, delta: int = 0, count: int | None = None, section: str = MAIN) -> Deck:
@@ -217,6 +254,7 @@ def refresh_verdicts(batch: int = 2000) -> int:
         if state.catalog_version == version:
             return 0  # another worker did it while this one waited
         decks = Deck.objects.prefetch_related("entries").order_by("pk")
+        pk_by_code = catalog_index().pk_by_code
         last = 0
         while True:
             chunk = list(decks.filter(pk__gt=last)[:batch])
@@ -224,11 +262,16 @@ def refresh_verdicts(batch: int = 2000) -> int:
                 break
             stale = []
             for deck in chunk:
-                verdict = check_deck_snapshot(snapshot_of(deck))
-                if (deck.is_legal, deck.main_count) != (verdict.legal, verdict.main_deck_count):
-                    deck.is_legal, deck.main_count = verdict.legal, verdict.main_deck_count
+                data = snapshot_of(deck)
+                verdict = check_deck_snapshot(data)
+                # The bits' slots follow catalogue order, which a new version may change.
+                need = needs.requirement(data)
+                bits, over = needs.encode({pk_by_code[c]: n for c, n in need.items()})
+                fresh = (verdict.legal, verdict.main_deck_count, bits, over, sum(need.values()))
+                if (deck.is_legal, deck.main_count, deck.needs, deck.needs_over, deck.needs_total) != fresh:
+                    deck.is_legal, deck.main_count, deck.needs, deck.needs_over, deck.needs_total = fresh
                     stale.append(deck)
-            Deck.objects.bulk_update(stale, ["is_legal", "main_count"])
+            Deck.objects.bulk_update(stale, ["is_legal", "main_count", "needs", "needs_over", "needs_total"])
             changed += len(stale)
             last = chunk[-1].pk
         state.catalog_version = version

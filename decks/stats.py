@@ -11,7 +11,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
 from catalog.models import Card
-from collection.models import CollectionEntry
+from collection.queries import Availability, availability
 from decks.models import MAIN, Deck, DeckEntry
 from rules_check.model import KIND_ORDER, TROOP
 
@@ -21,7 +21,12 @@ CURVE_MAX = 7  # costs of 7 and more share the last bar
 @dataclass
 class Line:
     entry: DeckEntry
+    # The reader's copies of the card that this deck may use: owned (foils too) minus those
+    # in the reader's other built decks.
     owned: int = 0
+    # Where the reader's other built decks hold copies: [(deck name, copies)].
+    held: list[tuple[str, int]] = field(default_factory=list)
+    over_committed: bool = False
 
     @property
     def card(self) -> Card:
@@ -47,6 +52,10 @@ class DeckView:
     main_count: int = 0
     missing: list[Line] = field(default_factory=list)
     with_collection: bool = False
+    general: Line | None = None
+    # Copies the deck takes (general and reinforcements too) and how many of them are available.
+    needed_total: int = 0
+    available_total: int = 0
 
     # Lists for templates: a template's `counter.items` would look up the key "items" first.
     @property
@@ -71,16 +80,22 @@ class DeckView:
 
 
 def deck_view(deck: Deck, user: Any = None) -> DeckView:
-    """Everything shown about a deck, in a fixed number of queries (2, 3 with a collection)."""
+    """Everything shown about a deck, in a fixed number of queries (2, 4 with a collection).
+
+    Against a collection, a card's copies are shared by its entries and the general: the
+    deck may use what the reader owns minus what their other built decks hold."""
     entries = list(deck.entries.select_related("card", "card__set").order_by("card__position"))
-    owned: dict[int, int] = {}
+    if deck.general_id is not None:
+        entries.append(DeckEntry(deck=deck, card=deck.general, section="general", count=1))
     view = DeckView(deck=deck)
+    found: dict[int, Availability] = {}
     if user is not None and user.is_authenticated:
         view.with_collection = True
-        owned = {
-            e.card_id: e.total for e in CollectionEntry.objects.filter(user=user, card__in=[e.card_id for e in entries])
-        }
-    lines = [Line(entry, owned.get(entry.card_id, 0)) for entry in entries]
+        mine = deck.owner_id == user.pk
+        found = availability(user, {e.card_id for e in entries}, besides=[deck.allocation_id] if mine else [])
+    lines = _lines(entries, found)
+    if deck.general_id is not None:
+        view.general = lines.pop()
     main = [line for line in lines if line.entry.section == MAIN]
     view.reinforcements = [line for line in lines if line.entry.section != MAIN]
     grouped: dict[str, list[Line]] = {}
@@ -108,33 +123,56 @@ def deck_view(deck: Deck, user: Any = None) -> DeckView:
     view.curve = [(f"{c}+" if c == CURVE_MAX else str(c), costs[c]) for c in range(CURVE_MAX + 1)]
     known = sum(costs.values())
     view.average_cost = round(total_cost / known, 2) if known else None
-    view.missing = [line for line in lines if view.with_collection and line.missing]
+    every = [*lines, *([view.general] if view.general else [])]
+    view.missing = [line for line in every if view.with_collection and line.missing]
+    view.needed_total = sum(line.entry.count for line in every)
+    view.available_total = view.needed_total - sum(line.missing for line in view.missing)
     return view
+
+
+def _lines(entries: list[DeckEntry], found: dict[int, Availability]) -> list[Line]:
+    """One line per entry; a card in two places (say the general and the main deck) shares its
+    available copies between them, in list order."""
+    left = {card_id: item.available for card_id, item in found.items()}
+    lines = []
+    for entry in entries:
+        item = found.get(entry.card_id, Availability())
+        have = left.get(entry.card_id, 0)
+        left[entry.card_id] = have - min(entry.count, have)
+        lines.append(Line(entry, have, item.held, item.over_committed))
+    return lines
 
 
 def curve_svg(curve: list[tuple[str, int]], width: int = 320, height: int = 140) -> SafeString:
     """The cost curve as an SVG bar chart (templates/decks/_curve.svg, like the card face): no
     chart library, no JavaScript, crisp at any size. Here only the geometry is worked out."""
-    top = max((n for _, n in curve), default=0) or 1
-    bar_w = width / len(curve)
+    context = {"bars": curve_bars([curve], width, height), "width": width, "height": height, "label_y": height - 6}
+    return render_to_string("decks/_curve.svg", context)
+
+
+def curve_bars(curves: list[list[tuple[str, int]]], width: int, height: int) -> list[dict[str, Any]]:
+    """Bars of one or more curves on one scale, side by side per cost (series 0, 1, … as `css`)."""
+    top = max((n for curve in curves for _, n in curve), default=0) or 1
+    slot = width / len(curves[0])
+    w = round((slot - 8) / len(curves), 1)
     chart_h = height - 36
     bars = []
-    for i, (label, n) in enumerate(curve):
-        h = round(chart_h * n / top, 1)
-        x = round(i * bar_w + 4, 1)
-        y = round(16 + chart_h - h, 1)
-        w = round(bar_w - 8, 1)
-        bars.append(
-            {
-                "label": label,
-                "n": n,
-                "x": x,
-                "y": y,
-                "w": w,
-                "h": h,
-                "middle": round(x + w / 2, 1),
-                "top": round(y - 3, 1),
-            }
-        )
-    context = {"bars": bars, "width": width, "height": height, "label_y": height - 6}
-    return render_to_string("decks/_curve.svg", context)
+    for i, costs in enumerate(zip(*curves, strict=True)):
+        for j, (label, n) in enumerate(costs):
+            h = round(chart_h * n / top, 1)
+            x = round(i * slot + 4 + j * w, 1)
+            y = round(16 + chart_h - h, 1)
+            bars.append(
+                {
+                    "css": "ab"[j] if len(curves) > 1 else "",
+                    "label": label,
+                    "n": n,
+                    "x": x,
+                    "y": y,
+                    "w": w,
+                    "h": h,
+                    "middle": round(x + w / 2, 1),
+                    "top": round(y - 3, 1),
+                }
+            )
+    return bars

@@ -106,6 +106,43 @@ def report() -> dict[str, dict[str, int]]:
     measure("GET /decks/mine/", lambda n: _count(setups[n]["client"], "get", "/decks/mine/"))
     measure("GET /api/decks/?public=1", lambda n: _count(anonymous, "get", f"/api/decks/?public=1&page_size={n}"))
     measure("GET /api/decks/ (mine)", lambda n: _count(setups[n]["client"], "get", f"/api/decks/?page_size={n}"))
+    # What the reader can build: n public decks compared with the reader's collection.
+    measure(
+        "GET /decks/?buildable=1&sort=missing",
+        lambda n: _count(setups[n]["client"], "get", f"/decks/?per_page={n}&sort=missing&buildable=1"),
+    )
+    measure(
+        "GET /api/decks/?public=1&sort=-owned_share",
+        lambda n: _count(setups[n]["client"], "get", f"/api/decks/?public=1&page_size={n}&sort=-owned_share"),
+    )
+    measure(
+        "GET /decks/shopping/ (all my decks)",
+        lambda n: _count(
+            setups[n]["client"],
+            "get",
+            "/decks/shopping/?wishlist=1&"
+            + "&".join(f"deck={d.pk}" for d in Deck.objects.filter(owner=setups[n]["deck"].owner)[:50]),
+        ),
+    )
+    for page in ("odds/?card=YXJQ-003&k=2", "odds/?q=kind:troop", "sample/?seed=3&turn=6&aside=1"):
+        measure(
+            f"GET /decks/<id>/{page}",
+            lambda n, page=page: _count(setups[n]["client"], "get", f"/decks/{setups[n]['deck'].pk}/{page}"),
+        )
+    measure(
+        "GET /api/decks/<id>/odds/",
+        lambda n: _count(setups[n]["client"], "get", f"/api/decks/{setups[n]['deck'].pk}/odds/?card=YXJQ-003"),
+    )
+    measure(
+        "GET /decks/compare/",
+        lambda n: _count(
+            setups[n]["client"], "get", f"/decks/compare/?a={setups[n]['deck'].pk}&b={setups[n]['deck'].pk}"
+        ),
+    )
+    measure(
+        "GET /decks/archive/everything.zip",
+        lambda n: _count(setups[n]["client"], "get", "/decks/archive/everything.zip"),
+    )
     measure("POST /api/legality/", lambda n: _count(anonymous, "json", "/api/legality/", {"list": setups[n]["list"]}))
     for page in ("", "sheets/", "export.csv"):  # n lists of n cards each
         measure(

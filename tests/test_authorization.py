@@ -65,6 +65,16 @@ ROUTES = [
     Route("post", "/decks/{deck}/history/1/restore/", 302, (302,), (404,), {"confirm": "yes"}),
     Route("post", "/decks/{deck}/history/publish/", 302, (302,), (404,)),
     Route("post", "/decks/{deck}/want-missing/", 302, (302,), (404,)),
+    Route("get", "/decks/{deck}/odds/?card=YXJQ-003", 200, (404,), (404,)),
+    Route("get", "/decks/{deck}/sample/?seed=1&turn=1", 200, (404,), (404,)),
+    Route("get", "/decks/compare/?a={deck}&b={deck}", 200, (404,), (404,)),
+    Route("get", "/decks/shopping/?deck={deck}", 200, (302,), (404,)),
+    Route("get", "/decks/shopping/?deck={deck}&output=csv", 200, (302,), (404,)),
+    Route("post", "/decks/shopping/want/", 302, (302,), (404,), {"deck": "{deck}"}),
+    Route("get", "/decks/archive/", 200, (302,), (200,)),
+    Route("post", "/decks/archive/", 400, (302,), (400,)),
+    Route("get", "/decks/archive/decks.zip", 200, (302,), (200,)),
+    Route("get", "/decks/archive/everything.zip", 200, (302,), (200,)),
     Route("post", "/decks/{deck}/delete/", 200, (302,), (404,)),
     Route("post", "/decks/{deck}/delete/", 302, (302,), (404,), {"confirm": "yes"}),
     # events (alice organises; {event} is hers, {submission} a list sent to it)
@@ -100,6 +110,9 @@ ROUTES = [
     Route("get", "/api/decks/{deck}/legality/", 200, (404,), (404,)),
     Route("get", "/api/decks/{deck}/missing/", 200, (401,), (404,)),
     Route("get", "/api/decks/{deck}/export/", 200, (404,), (404,)),
+    Route("get", "/api/decks/{deck}/odds/?card=YXJQ-003&k=1", 200, (404,), (404,)),
+    Route("get", "/api/decks/compare/?a={deck}&b={deck}", 200, (404,), (404,)),
+    Route("patch", "/api/decks/{deck}/", 200, (401,), (404,), {"built": True, "tags": ["x"]}, json=True),
     Route("delete", "/api/decks/{deck}/", 204, (401,), (404,)),
 ]
 
@@ -120,7 +133,8 @@ def call(client: Client, route: Route, world: dict[str, int]):  # type: ignore[n
         return getattr(client, route.method)(url, json.dumps(route.data), content_type="application/json")
     if route.method == "get":
         return client.get(url)
-    return getattr(client, route.method)(url, route.data or {})
+    data = {k: v.format(**world) if isinstance(v, str) else v for k, v in (route.data or {}).items()}
+    return getattr(client, route.method)(url, data)
 
 
 @pytest.mark.parametrize(

@@ -108,3 +108,21 @@ def test_undoing_one_change_twice_at_once_undoes_it_once(racer) -> None:  # type
     statuses = at_once(undo, undo)
     assert sorted(statuses)[0] in (200, 302) and 500 not in statuses
     assert CollectionEntry.objects.get(user=racer, card=card).quantity == 0
+
+
+def test_two_tabs_building_a_deck_while_its_cards_change_set_aside_one_true_allocation(racer) -> None:  # type: ignore[no-untyped-def]
+    from collection.models import AllocatedCard, Allocation
+
+    deck = make_deck(racer, main={"YXJQ-003": 1}, general=None)
+    url = f"/api/decks/{deck.pk}/"
+
+    def build() -> int:
+        return client_for(racer).patch(url, json.dumps({"built": True}), content_type="application/json").status_code
+
+    def plus_one() -> int:
+        return client_for(racer).post(f"/decks/{deck.pk}/change/", {"action": "inc", "card": "YXJQ-003"}).status_code
+
+    assert sorted(at_once(build, build, plus_one, plus_one)) == [200, 200, 302, 302]
+    assert Allocation.objects.filter(user=racer).count() == 1
+    held = AllocatedCard.objects.get(allocation__user=racer)
+    assert held.copies == snapshot_of(Deck.objects.get(pk=deck.pk)).main["YXJQ-003"] == 3

@@ -145,11 +145,13 @@ def test_owned_needed_and_missing_cards_to_the_wishlist(alice_client: Client, al
         "missing": [
             {"card": "YXJQ-003", "name": "新兵", "needed": 3, "owned": 2, "missing": 1},
             {"card": "YXJQ-004", "name": "羽林內醫", "needed": 2, "owned": 0, "missing": 2},
+            # The general is a card to own too.
+            {"card": "WJ-001", "name": "劉備", "needed": 1, "owned": 0, "missing": 1},
         ]
     }
     alice_client.post(f"/decks/{deck.pk}/want-missing/")
     wanted = {w.card.code: w.wanted for w in WishlistEntry.objects.filter(user=alice).select_related("card")}
-    assert wanted == {"YXJQ-003": 1, "YXJQ-004": 2}
+    assert wanted == {"YXJQ-003": 1, "YXJQ-004": 2, "WJ-001": 1}
 
 
 # --- versions, clone -------------------------------------------------------------------------

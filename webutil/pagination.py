@@ -47,7 +47,7 @@ class StrictCursorPagination(CursorPagination):
     page_size = 50
     page_size_query_param = "page_size"
     max_page_size = MAX_PAGE_SIZE
-    ordering = ("-updated", "-id")
+    ordering: tuple[str, ...] = ("-updated", "-id")
 
     def get_page_size(self, request: Request) -> int:
         return StrictPageNumberPagination.get_page_size(self, request)  # type: ignore[arg-type]  # the same rule

@@ -56,6 +56,7 @@ def body_limits() -> list[tuple[str, int]]:
     return [
         ("/check/many/", max(MAX_FILES * (LIST_BYTES + 1024), MAX_ZIP_BYTES) + overhead),
         ("/collection/import/", MAX_IMPORT_BYTES + overhead),
+        ("/decks/archive/", MAX_ZIP_BYTES + overhead),
         ("/admin/", 2 * IMAGE_BYTES + overhead),  # a card's front and back on one page
     ]
 

@@ -27,6 +27,8 @@ api_patterns = [
     path("decks/<int:deck_id>/legality/", deck_api.DeckLegalityView.as_view(), name="deck-legality"),
     path("decks/<int:deck_id>/missing/", deck_api.DeckMissingView.as_view(), name="deck-missing"),
     path("decks/<int:deck_id>/export/", deck_api.DeckExportView.as_view(), name="deck-export"),
+    path("decks/<int:deck_id>/odds/", deck_api.DeckOddsView.as_view(), name="deck-odds"),
+    path("decks/compare/", deck_api.DeckCompareView.as_view(), name="deck-compare"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),

@@ -1,0 +1,116 @@
+"""What a deck needs, kept on save as a string of bits, so that "buildable from my collection"
+and "you own 52/60" are one pass over the public decks inside the database, not a join over
+every deck entry (1.7 million at 100,000 decks) and not a Python loop.
+
+Each card of the catalogue has a slot (its place in catalogue order) and LEVELS bits: bit k of a
+slot is set when the deck needs more than k copies of that card (main deck, reinforcements and
+the general together). A reader's "lack" mask sets bit k when they have k copies or fewer
+available. The copies missing are then popcount(needs & lack): PostgreSQL's bit strings and
+bit_count(); on SQLite a small registered function does the same.
+
+A deck needing more than LEVELS copies of a card (only an illegal deck does) is marked
+`needs_over` and checked exactly instead, as are the reader's own built decks (their own copies
+are theirs to use). The slots follow the catalogue version: decks.services.refresh_verdicts
+writes every deck's bits again when the catalogue changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import models
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import F, Func, IntegerField
+from django.db.models.sql.compiler import SQLCompiler
+
+from catalog.lookup import catalog_index
+from decks.data import DeckData
+
+LEVELS = 3  # the copy limit: legal decks never need more of one card
+
+
+def slots() -> dict[int, int]:
+    """Card pk → slot, in catalogue order (stable within a catalogue version)."""
+    return {pk: i for i, pk in enumerate(catalog_index().pk_by_code.values())}
+
+
+def width(card_count: int) -> int:
+    return 64 * -(-(card_count * LEVELS) // 64) or 64
+
+
+def requirement(data: DeckData) -> dict[str, int]:
+    """Copies of each card code the deck takes from a collection: main, reinforcements, general."""
+    need: dict[str, int] = {}
+    for entries in (data.main, data.reinforcements):
+        for code, n in entries.items():
+            need[code] = need.get(code, 0) + n
+    if data.general:
+        need[data.general] = need.get(data.general, 0) + 1
+    return need
+
+
+def encode(need_by_pk: Mapping[int, int]) -> tuple[str, bool]:
+    """The deck's bits, and whether some card needs more copies than the bits can say."""
+    slot_of = slots()
+    bits = ["0"] * width(len(slot_of))
+    over = False
+    for pk, n in need_by_pk.items():
+        slot = slot_of[pk]
+        for k in range(min(n, LEVELS)):
+            bits[slot * LEVELS + k] = "1"
+        over = over or n > LEVELS
+    return "".join(bits), over
+
+
+def lack_mask(available_by_pk: Mapping[int, int]) -> str:
+    """The reader's mask: bit k of a card is set when k or fewer copies are available."""
+    slot_of = slots()
+    bits = ["0"] * width(len(slot_of))
+    for pk, slot in slot_of.items():
+        have = available_by_pk.get(pk, 0)
+        for k in range(LEVELS):
+            if have <= k:
+                bits[slot * LEVELS + k] = "1"
+    return "".join(bits)
+
+
+class NeedsField(models.Field):
+    """A string of 0s and 1s: `bit varying` on PostgreSQL, text elsewhere."""
+
+    description = "A bit string"
+
+    def db_type(self, connection: BaseDatabaseWrapper) -> str:
+        return "bit varying" if connection.vendor == "postgresql" else "text"
+
+    def get_placeholder(self, value: Any, compiler: SQLCompiler, connection: BaseDatabaseWrapper) -> str:
+        return "%s::varbit" if connection.vendor == "postgresql" else "%s"
+
+    def get_prep_value(self, value: Any) -> Any:
+        return "" if value is None else str(value)
+
+
+class MissingCopies(Func):
+    """popcount(needs & mask), or NULL for a deck whose bits were written for another catalogue."""
+
+    output_field = IntegerField()
+
+    def __init__(self, mask: str) -> None:
+        super().__init__(F("needs"))
+        self.mask = mask
+
+    def as_sql(self, compiler: Any, connection: Any, **extra: Any) -> Any:  # type: ignore[override]  # one expression of our own
+        needs, params = compiler.compile(self.source_expressions[0])
+        return f"zh_missing_copies({needs}, %s)", (*params, self.mask)
+
+    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        needs, params = compiler.compile(self.source_expressions[0])
+        sql = f"CASE WHEN length({needs}) = %s THEN bit_count({needs} & %s::varbit) END"
+        return sql, (*params, len(self.mask), *params, self.mask)
+
+
+def sqlite_missing_copies(needs: str | None, mask: str) -> int | None:
+    """The SQLite side of MissingCopies, registered on each connection (decks.apps)."""
+    if not needs or len(needs) != len(mask):
+        return None
+    return (int(needs, 2) & int(mask, 2)).bit_count()
