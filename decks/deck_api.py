@@ -35,6 +35,7 @@ from webutil.fields import StrictCharField
 from webutil.pagination import StrictCursorPagination
 from webutil.parsers import SafeJSONParser
 
+MAX_ID = 2**63 - 1  # the largest id a database column holds
 API_SORTS = ("updated", "newest", "missing", "-owned_share")
 ERROR = OpenApiResponse(OpenApiTypes.OBJECT, description="{field: [messages]} or {detail: message}")
 
@@ -441,8 +442,8 @@ class DeckCompareView(APIView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("a", {"type": "integer", "minimum": 1}, required=True),
-            OpenApiParameter("b", {"type": "integer", "minimum": 1}, required=True),
+            OpenApiParameter("a", {"type": "integer", "minimum": 1, "maximum": MAX_ID}, required=True),
+            OpenApiParameter("b", {"type": "integer", "minimum": 1, "maximum": MAX_ID}, required=True),
         ],
         responses={200: CompareOutputSerializer, 400: ERROR, 404: ERROR},
     )
@@ -450,7 +451,7 @@ class DeckCompareView(APIView):
         ids = []
         for name in ("a", "b"):
             raw = request.query_params.get(name, "")
-            if not raw.isdigit() or len(raw) > 18:
+            if not raw.isdigit() or len(raw) > 19 or not 1 <= int(raw) <= MAX_ID:
                 raise ValidationError({name: [_("A deck number is needed.")]})
             ids.append(int(raw))
         a, b = (_visible(request, pk) for pk in ids)
