@@ -49,6 +49,7 @@ def build(owner_ids: list[int]) -> None:
     index = catalog_index()
     cards = [pk for code, pk in index.pk_by_code.items() if index.by_code[code].kind != "general"]
     generals = [pk for code, pk in index.pk_by_code.items() if index.by_code[code].kind == "general"]
+    slot_of = needs.slots()
     batch = 2000
     for start in range(0, DECKS, batch):
         decks, plans = [], []
@@ -56,7 +57,7 @@ def build(owner_ids: list[int]) -> None:
             chosen = {pk: rng.choice((1, 2, 3, 3)) for pk in rng.sample(cards, PER_DECK)}
             general = rng.choice(generals)
             need = chosen | {general: chosen.get(general, 0) + 1}
-            bits, over = needs.encode(need)
+            bits, over = needs.encode(need, slot_of)
             decks.append(
                 Deck(
                     owner_id=owner_ids[i % len(owner_ids)],
@@ -97,11 +98,11 @@ def main() -> None:
     runner = get_runner(settings)(verbosity=0, interactive=False)
     old = runner.setup_databases()
     try:
+        from catalog import cache_version
         from catalog.loading import load_catalog
         from catalog.models import Card
         from collection.models import CollectionEntry
-        from decks.models import DeckEntry
-        from decks.services import refresh_verdicts
+        from decks.models import DeckEntry, VerdictState
 
         load_catalog()
         users = get_user_model()
@@ -115,7 +116,8 @@ def main() -> None:
         CollectionEntry.objects.bulk_create(
             [CollectionEntry(user=reader, card_id=pk, quantity=rng.choice((1, 2, 3, 3, 4))) for pk in covered]
         )
-        refresh_verdicts()  # the catalogue version is now the decks'
+        # The decks were written with their verdicts and bits for this catalogue version.
+        VerdictState.objects.update_or_create(pk=1, defaults={"catalog_version": cache_version.current()})
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
                 cursor.execute("ANALYZE")

@@ -50,9 +50,10 @@ def requirement(data: DeckData) -> dict[str, int]:
     return need
 
 
-def encode(need_by_pk: Mapping[int, int]) -> tuple[str, bool]:
-    """The deck's bits, and whether some card needs more copies than the bits can say."""
-    slot_of = slots()
+def encode(need_by_pk: Mapping[int, int], slot_of: Mapping[int, int] | None = None) -> tuple[str, bool]:
+    """The deck's bits, and whether some card needs more copies than the bits can say (`slot_of`:
+    slots() already at hand, when encoding many decks)."""
+    slot_of = slots() if slot_of is None else slot_of
     bits = ["0"] * width(len(slot_of))
     over = False
     for pk, n in need_by_pk.items():

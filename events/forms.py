@@ -95,3 +95,78 @@ class SubmissionForm(forms.Form):
         # A pasted deck code is stored as the list it stands for (decks.intake, as everywhere).
         data["text"] = deck_services.deck_text(deck) if deck else intake.list_text(uploaded or data["list"])
         return data  # whether the text is a list at all, events.services.submit decides
+
+
+class TournamentSettingsForm(forms.ModelForm):
+    """How the day runs: the organiser's choice, with the usual card-game defaults."""
+
+    rounds = forms.IntegerField(
+        label=_("Swiss rounds"),
+        required=False,
+        min_value=1,
+        max_value=20,
+        help_text=_("Empty: ⌈log2 n⌉ for n players."),
+    )
+
+    class Meta:
+        model = Event
+        fields = [
+            "best_of",
+            "win_points",
+            "draw_points",
+            "loss_points",
+            "rounds",
+            "round_minutes",
+            "top_cut",
+            "lists_public",
+            "checkin_open",
+        ]
+        labels = {
+            "best_of": _("Best of"),
+            "win_points": _("Points for a win"),
+            "draw_points": _("Points for a draw"),
+            "loss_points": _("Points for a loss"),
+            "round_minutes": _("Round length (minutes)"),
+            "top_cut": _("Top cut"),
+            "lists_public": _("Lists become public"),
+            "checkin_open": _("Check-in is open"),
+        }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["top_cut"].choices = [(0, _("none")), (4, "4"), (8, "8"), (16, "16")]  # type: ignore[attr-defined]
+        self.fields["lists_public"].choices = [  # type: ignore[attr-defined]
+            ("never", _("never")),
+            ("top_cut", _("at the top cut")),
+            ("after", _("after the event")),
+        ]
+        for name in ("win_points", "draw_points", "loss_points"):
+            self.fields[name].widget.attrs.update({"min": 0, "max": 10})
+        self.fields["round_minutes"].widget.attrs.update({"min": 5, "max": 240})
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        for name, top in (("win_points", 10), ("draw_points", 10), ("loss_points", 10), ("round_minutes", 240)):
+            value = data.get(name)
+            if value is not None and not (0 if name != "round_minutes" else 5) <= value <= top:
+                self.add_error(name, _("Out of range."))
+        return data
+
+
+class LatePlayerForm(forms.Form):
+    name = forms.CharField(label=_("Player"), max_length=100)
+    text = forms.CharField(
+        label=_("Deck list"), max_length=MAX_BYTES, strip=False, widget=forms.Textarea(attrs={"rows": 4})
+    )
+
+
+class GamesForm(forms.Form):
+    """A match's games, from the side of the one entering them."""
+
+    wins = forms.IntegerField(label=_("Won"), min_value=0, max_value=3)
+    losses = forms.IntegerField(label=_("Lost"), min_value=0, max_value=3)
+    draws = forms.IntegerField(label=_("Drawn"), min_value=0, max_value=3, initial=0)
+
+
+class JudgeForm(forms.Form):
+    username = forms.CharField(label=_("Co-organiser's username"), max_length=150)

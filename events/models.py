@@ -7,6 +7,7 @@ module is fast and pure), so they always follow the event's format.
 
 from __future__ import annotations
 
+import math
 import secrets
 from datetime import datetime
 from typing import Any
@@ -23,6 +24,14 @@ from rules_check import DEFAULT_FORMAT
 
 def new_token() -> str:
     return secrets.token_urlsafe(18)
+
+
+def new_seed() -> int:
+    return secrets.randbelow(2**31)
+
+
+# When the players' lists become public on the event's page.
+LISTS_PUBLIC = [("never", "never"), ("top_cut", "top_cut"), ("after", "after")]
 
 
 class EventQuerySet(models.QuerySet["Event"]):
@@ -45,6 +54,23 @@ class Event(models.Model):
     token = models.CharField(max_length=32, unique=True, default=new_token)
     locked_at = models.DateTimeField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
+
+    # --- the tournament day (the printed rules say nothing of it: these are the usual defaults)
+    best_of = models.PositiveSmallIntegerField(choices=[(1, "1"), (3, "3")], default=3)
+    win_points = models.PositiveSmallIntegerField(default=3)
+    draw_points = models.PositiveSmallIntegerField(default=1)
+    loss_points = models.PositiveSmallIntegerField(default=0)
+    # None: suggested from the player count, ⌈log2 n⌉ (Event.swiss_rounds).
+    rounds = models.PositiveSmallIntegerField(null=True, blank=True)
+    round_minutes = models.PositiveSmallIntegerField(default=50)
+    top_cut = models.PositiveSmallIntegerField(choices=[(0, "0"), (4, "4"), (8, "8"), (16, "16")], default=0)
+    lists_public = models.CharField(max_length=10, choices=LISTS_PUBLIC, default="after")
+    checkin_open = models.BooleanField(default=False)
+    # Decides the order of players equal on every tie-breaker; recorded so standings reproduce.
+    standings_seed = models.PositiveIntegerField(default=new_seed)
+    # The venue's public page (pairings and standings): its own token, apart from the list link.
+    public_token = models.CharField(max_length=32, unique=True, default=new_token)
+    judges = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="judged_events")
 
     objects = EventQuerySet.as_manager()
 
@@ -70,6 +96,12 @@ class Event(models.Model):
 
     def open_at(self, now: datetime | None = None) -> bool:
         return not self.locked and (now or timezone.now()) < self.deadline
+
+    def swiss_rounds(self, players: int) -> int:
+        """The rounds set by the organiser, or ⌈log2 n⌉ for n players (at least 1)."""
+        if self.rounds:
+            return self.rounds
+        return max(1, math.ceil(math.log2(players))) if players > 1 else 1
 
 
 class SubmissionQuerySet(models.QuerySet["Submission"]):
@@ -108,3 +140,95 @@ class Submission(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_name} @ {self.event}"
+
+
+class Player(models.Model):
+    """One player of the tournament day: from a list sent to the event, or added late."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(max_length=100)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="event_players"
+    )
+    submission = models.OneToOneField(
+        Submission, null=True, blank=True, on_delete=models.SET_NULL, related_name="tournament_player"
+    )
+    legal = models.BooleanField(default=False)
+    checked_in = models.BooleanField(default=False)
+    dropped = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["name", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "user"], condition=Q(user__isnull=False), name="one_player_per_user"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+SWISS, TOP = "swiss", "top"
+
+
+class Round(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="tournament_rounds")
+    number = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=5, choices=[(SWISS, SWISS), (TOP, TOP)], default=SWISS)
+    seed = models.PositiveIntegerField(help_text="The pairing's random seed, recorded to reproduce it")
+    started = models.DateTimeField(default=timezone.now)
+    ends = models.DateTimeField()
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [models.UniqueConstraint(fields=["event", "number"], name="round_number_once")]
+
+    def __str__(self) -> str:
+        return f"{self.event_id} R{self.number}"
+
+
+AGREED, ORGANISER = "agreed", "organiser"
+
+
+class Match(models.Model):
+    """A table of a round: player_b None is the bye. The result stands when an organiser entered
+    it or both players reported the same; until then `a_wins` and the rest are None."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
+    table = models.PositiveSmallIntegerField()
+    player_a = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    player_b = models.ForeignKey(Player, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    a_wins = models.PositiveSmallIntegerField(null=True, blank=True)
+    b_wins = models.PositiveSmallIntegerField(null=True, blank=True)
+    draws = models.PositiveSmallIntegerField(null=True, blank=True)
+    decided_by = models.CharField(max_length=10, blank=True)  # agreed, organiser (or "" while open)
+    disputed = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["table"]
+        constraints = [models.UniqueConstraint(fields=["round", "table"], name="match_table_once")]
+
+    def __str__(self) -> str:
+        return f"R{self.round_id} T{self.table}"
+
+    @property
+    def done(self) -> bool:
+        return self.a_wins is not None
+
+
+class Report(models.Model):
+    """What one player says of their match, games from their own side."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="reports")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    wins = models.PositiveSmallIntegerField()
+    losses = models.PositiveSmallIntegerField()
+    draws = models.PositiveSmallIntegerField()
+    at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "player"], name="one_report_per_player")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}: {self.wins}-{self.losses}-{self.draws}"

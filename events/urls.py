@@ -1,6 +1,6 @@
 from django.urls import path
 
-from events import views
+from events import day_views, views
 
 app_name = "events"
 urlpatterns = [
@@ -13,6 +13,19 @@ urlpatterns = [
     path("events/<int:event_id>/sheets/", views.sheets, name="sheets"),
     path("events/<int:event_id>/submissions/<int:submission_id>/remove/", views.remove, name="remove"),
     path("events/<int:event_id>/delete/", views.delete, name="delete"),
+    path("events/<int:event_id>/day/", day_views.day_page, name="day"),
+    path("events/<int:event_id>/day/settings/", day_views.day_settings, name="day-settings"),
+    path("events/<int:event_id>/day/judges/", day_views.add_judge, name="day-judges"),
+    path("events/<int:event_id>/day/players/add/", day_views.add_late_player, name="day-add-player"),
+    path("events/<int:event_id>/day/players/<int:player_id>/", day_views.player_action, name="day-player"),
+    path("events/<int:event_id>/day/pair/", day_views.pair, name="day-pair"),
+    path("events/<int:event_id>/day/results/<int:match_id>/", day_views.enter_result, name="day-result"),
+    path("events/<int:event_id>/standings.csv", day_views.standings_csv, name="standings-csv"),
+    path("events/<int:event_id>/pairings/", day_views.pairings_print, name="pairings"),
+    path("t/<str:token>/", day_views.public_page, name="public"),
+    path("e/<str:token>/check-in/", day_views.player_check_in, name="check-in"),
+    path("e/<str:token>/drop/", day_views.player_drop, name="drop"),
+    path("e/<str:token>/report/", day_views.player_report, name="report"),
     path("e/<str:token>/", views.submit, name="submit"),
     path("e/<str:token>/withdraw/", views.withdraw, name="withdraw"),
 ]

@@ -15,7 +15,8 @@ from decks import batch
 from decks.forms import BatchCheckForm
 from decks.i18n import pick
 from decks.sheets import sheet_for_list
-from events import services
+from events import day_views, services
+from events import tournament_day as day
 from events.forms import EventForm, SubmissionForm
 from events.models import Event, Submission, new_token
 from rules_check import DeckListError
@@ -199,6 +200,9 @@ def submit(request: AuthedRequest, token: str) -> HttpResponse:
         status = 400
     row = services.checked(event, [mine])[0] if mine else None
     context = {"event": event, "form": form, "mine": mine, "row": row, "closed": reason, "now": timezone.now()}
+    if mine is not None:
+        day.players_from_lists(event)
+    context.update(day_views.player_context(event, request.user))
     return render(request, "events/submit.html", context, status=status)
 
 

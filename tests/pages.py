@@ -3,6 +3,8 @@ A new page joins one of these lists. Placeholders: {deck}, {event}, {token} (the
 
 from __future__ import annotations
 
+from typing import Any
+
 # Pages anyone may read (a visitor).
 PUBLIC = [
     "/",
@@ -23,6 +25,7 @@ PUBLIC = [
     "/decks/{deck}/odds/?card=YXJQ-003&k=2",
     "/decks/{deck}/sample/?seed=7&turn=2&aside=0",
     "/decks/compare/?a={deck}&b={deck}",
+    "/t/{public}/",
     "/accounts/login/",
     "/accounts/signup/",
     "/accounts/password/reset/",
@@ -46,9 +49,26 @@ PRIVATE = [
     "/events/",
     "/events/{event}/",
     "/events/{event}/sheets/",
+    "/events/{event}/day/",
+    "/events/{event}/pairings/",
     "/accounts/",
     "/accounts/delete/",
     "/e/{token}/",
 ]
 # Print sheets are A4 pages, not screens: the layout test leaves them out.
 PRINT_SHEETS = frozenset({"/decks/{deck}/sheet/", "/events/{event}/sheets/"})
+
+
+def paired_round(event: Any) -> None:
+    """Give an event of the harnesses a tournament day to show: three players (one a late
+    arrival), round 1 paired (so a bye too), one result in."""
+    from events import tournament_day as day
+    from tests.decklists import LEGAL_40
+
+    for name in ("陳大文", "林美玲"):
+        day.add_player(event, name, LEGAL_40)
+    day.players_from_lists(event)
+    event.players.update(checked_in=True, legal=True)
+    round_ = day.pair_next_round(event)
+    match = round_.matches.filter(player_b__isnull=False).first()
+    day.enter_result(match, 2, 1, 0)

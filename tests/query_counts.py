@@ -24,6 +24,7 @@ from collection.services import set_counts
 from decks.data import DeckData
 from decks.models import Deck
 from decks.services import refresh_verdicts, save_deck
+from events import tournament_day as day
 from events.models import Event, Submission
 
 
@@ -59,6 +60,12 @@ def report() -> dict[str, dict[str, int]]:
         Submission.objects.bulk_create([Submission(event=event, player_name=f"p{i}", text=text) for i in range(size)])
         for i in range(size - 1):  # `size` decks of the user's own, all public
             save_deck(Deck(owner=user, public=True), DeckData(f"deck{size}-{i}", "standard", "WJ-001", main, {}))
+        # A tournament day of `size` players: two rounds paired, every result in.
+        day.players_from_lists(event)
+        event.players.update(checked_in=True, legal=True)
+        for _round in range(2):
+            for match in day.pair_next_round(event).matches.filter(player_b__isnull=False):
+                day.enter_result(match, 2, 1, 0)
         setups[size] = {"client": client, "deck": deck, "list": text, "event": event}
     anonymous = Client()
     # What each process builds once per catalogue version (the card index, the picture index) is
@@ -148,6 +155,20 @@ def report() -> dict[str, dict[str, int]]:
         measure(
             f"GET /events/<id>/{page}",
             lambda n, page=page: _count(setups[n]["client"], "get", f"/events/{setups[n]['event'].pk}/{page}"),
+        )
+    for page in ("day/", "pairings/", "standings.csv"):  # n players, two rounds played
+        measure(
+            f"GET /events/<id>/{page}",
+            lambda n, page=page: _count(setups[n]["client"], "get", f"/events/{setups[n]['event'].pk}/{page}"),
+        )
+    measure(
+        "GET /t/<token>/ (the venue's page)",
+        lambda n: _count(anonymous, "get", f"/t/{setups[n]['event'].public_token}/"),
+    )
+    for page in ("standings/", "rounds/", "players/"):
+        measure(
+            f"GET /api/events/<id>/{page}",
+            lambda n, page=page: _count(setups[n]["client"], "get", f"/api/events/{setups[n]['event'].pk}/{page}"),
         )
     measure(
         "POST /check/",

@@ -14,9 +14,10 @@ from django.test import Client
 from django.utils import timezone
 
 from collection.models import CollectionChange
-from events.models import Event, Submission
+from events.models import Event, Match, Submission
 from tests.collection_helpers import own
 from tests.deck_helpers import make_deck
+from tests.pages import paired_round
 
 pytestmark = pytest.mark.django_db
 
@@ -99,6 +100,39 @@ ROUTES = [
     Route("post", "/events/{event}/submissions/{submission}/remove/", 302, (302,), (404,), {"confirm": "yes"}),
     Route("post", "/events/{event}/delete/", 200, (302,), (404,)),
     Route("post", "/events/{event}/delete/", 302, (302,), (404,), {"confirm": "yes"}),
+    # the tournament day ({player} and {match} are of alice's event; its round 1 is paired)
+    Route("get", "/events/{event}/day/", 200, (302,), (404,)),
+    Route("post", "/events/{event}/day/settings/", 400, (302,), (404,)),
+    Route("post", "/events/{event}/day/judges/", 400, (302,), (404,), {"username": "nobody"}),
+    Route("post", "/events/{event}/day/players/add/", 400, (302,), (404,)),
+    Route("post", "/events/{event}/day/players/{player}/", 302, (302,), (404,), {"action": "check_in"}),
+    Route("post", "/events/{event}/day/pair/", 302, (302,), (404,)),
+    Route("post", "/events/{event}/day/results/{match}/", 302, (302,), (404,), {"wins": 2, "losses": 1, "draws": 0}),
+    Route("get", "/events/{event}/standings.csv", 200, (302,), (404,)),
+    Route("get", "/events/{event}/pairings/", 200, (302,), (404,)),
+    # a player's own part of the event link: alice sent no list, so she has none either
+    Route("post", "/e/{token}/check-in/", 404, (302,), (404,)),
+    Route("post", "/e/{token}/report/", 404, (302,), (404,), {"wins": 2, "losses": 0, "draws": 0}),
+    Route("post", "/e/{token}/drop/", 404, (302,), (404,)),
+    Route("get", "/api/events/", 200, (401,), (200,)),
+    Route("get", "/api/events/{event}/", 200, (401,), (404,)),
+    Route("patch", "/api/events/{event}/", 200, (401,), (404,), {"round_minutes": 45}, json=True),
+    Route("get", "/api/events/{event}/players/", 200, (401,), (404,)),
+    Route("post", "/api/events/{event}/players/", 400, (401,), (404,), {"user": "nobody"}, json=True),
+    Route("patch", "/api/events/{event}/players/{player}/", 200, (401,), (404,), {"checked_in": True}, json=True),
+    Route("get", "/api/events/{event}/rounds/", 200, (401,), (404,)),
+    Route("post", "/api/events/{event}/rounds/", 201, (401,), (404,), {}, json=True),
+    Route(
+        "post",
+        "/api/events/{event}/rounds/1/results/",
+        200,
+        (401,),
+        (404,),
+        {"table": 1, "wins": 2, "losses": 0, "draws": 0},
+        json=True,
+    ),
+    Route("get", "/api/events/{event}/standings/", 200, (401,), (404,)),
+    Route("get", "/api/events/{event}/top-cut/", 200, (401,), (404,)),
     # API
     Route("get", "/api/collection/", 200, (401,), (200,)),
     Route("get", "/api/collection/stats/", 200, (401,), (200,)),
@@ -124,7 +158,17 @@ def world(alice, bob):  # type: ignore[no-untyped-def]
     change = CollectionChange.objects.filter(user=alice).first()
     event = Event.objects.create(organiser=alice, name=SECRET, deadline=timezone.now() + timedelta(days=1))
     submission = Submission.objects.create(event=event, player_name="阿明", text="3 YXJQ-003\n武將: WJ-001\n")
-    return {"deck": deck.pk, "change": change.pk, "event": event.pk, "submission": submission.pk}
+    paired_round(event)
+    match = Match.objects.filter(round__event=event, player_b__isnull=False).order_by("table").first()
+    return {
+        "deck": deck.pk,
+        "change": change.pk,
+        "event": event.pk,
+        "submission": submission.pk,
+        "token": event.token,
+        "player": event.players.first().pk,
+        "match": match.pk,
+    }
 
 
 def call(client: Client, route: Route, world: dict[str, int]):  # type: ignore[no-untyped-def]

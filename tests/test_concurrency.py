@@ -126,3 +126,64 @@ def test_two_tabs_building_a_deck_while_its_cards_change_set_aside_one_true_allo
     assert Allocation.objects.filter(user=racer).count() == 1
     held = AllocatedCard.objects.get(allocation__user=racer)
     assert held.copies == snapshot_of(Deck.objects.get(pk=deck.pk)).main["YXJQ-003"] == 3
+
+
+def _tournament(racer, players: int = 4):  # type: ignore[no-untyped-def]
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from events import tournament_day as day
+    from events.models import Event, Submission
+    from tests.decklists import LEGAL_40
+
+    event = Event.objects.create(organiser=racer, name="race", deadline=timezone.now() + timedelta(days=1))
+    for n in range(players):
+        Submission.objects.create(event=event, player_name=f"p{n}", text=LEGAL_40)
+    day.players_from_lists(event)
+    event.players.update(checked_in=True)
+    return event
+
+
+def test_two_organiser_tabs_pairing_at_once_pair_one_round(racer) -> None:  # type: ignore[no-untyped-def]
+    from events.models import Match, Round
+
+    event = _tournament(racer)
+
+    def pair() -> int:
+        return (
+            client_for(racer).post(f"/api/events/{event.pk}/rounds/", "{}", content_type="application/json").status_code
+        )
+
+    assert sorted(at_once(pair, pair)) == [201, 400]
+    assert Round.objects.filter(event=event).count() == 1 and Match.objects.filter(round__event=event).count() == 2
+
+
+def test_both_reports_at_once_agree_once_and_a_report_racing_the_organiser_loses_nothing(racer) -> None:  # type: ignore[no-untyped-def]
+    from events import tournament_day as day
+    from events.models import Match, Player
+
+    event = _tournament(racer, players=2)
+    match = day.pair_next_round(event).matches.get()
+    a, b = Player.objects.get(pk=match.player_a_id), Player.objects.get(pk=match.player_b_id)
+    for _ in range(3):
+        Match.objects.filter(pk=match.pk).update(a_wins=None, b_wins=None, draws=None, decided_by="", disputed=False)
+        match.reports.all().delete()
+        at_once(lambda: day.report(match, a, 2, 1, 0), lambda: day.report(match, b, 1, 2, 0))
+        settled = Match.objects.get(pk=match.pk)
+        assert (settled.a_wins, settled.b_wins, settled.decided_by, settled.disputed) == (2, 1, "agreed", False)
+    # A player's report racing the organiser's entry: the organiser's result stands either way.
+    Match.objects.filter(pk=match.pk).update(a_wins=None, b_wins=None, draws=None, decided_by="", disputed=False)
+    match.reports.all().delete()
+
+    def player() -> str:
+        try:
+            day.report(match, b, 2, 0, 0)
+        except day.TournamentError:
+            return "refused"
+        return "reported"
+
+    results = at_once(lambda: day.enter_result(match, 2, 0, 0) and "entered", player)
+    final = Match.objects.get(pk=match.pk)
+    assert (final.a_wins, final.b_wins, final.decided_by) == (2, 0, "organiser")
+    assert results[1] in ("refused", "reported")

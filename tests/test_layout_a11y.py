@@ -22,7 +22,7 @@ from django.utils import timezone
 from tests.browser_fixtures import ARTIFACTS, CHROMIUM
 from tests.collection_helpers import own
 from tests.deck_helpers import make_deck
-from tests.pages import PRINT_SHEETS, PRIVATE, PUBLIC
+from tests.pages import PRINT_SHEETS, PRIVATE, PUBLIC, paired_round
 
 pytestmark = [
     pytest.mark.browser,
@@ -50,7 +50,9 @@ def world(site):  # type: ignore[no-untyped-def]
     own(owner, YXJQ_003=3, YXJQ_004=(1, 1), WJ_001=1)
     deck = make_deck(owner, name="蜀漢步兵", public=True)
     event = Event.objects.create(organiser=owner, name="台北冬季賽", deadline=timezone.now() + timedelta(days=2))
-    return {"site": site, "owner": owner, "places": {"deck": deck.pk, "event": event.pk, "token": event.token}}
+    paired_round(event)
+    places = {"deck": deck.pk, "event": event.pk, "token": event.token, "public": event.public_token}
+    return {"site": site, "owner": owner, "places": places}
 
 
 def test_no_page_scrolls_sideways_or_fails_axe(browser, world) -> None:  # type: ignore[no-untyped-def]

@@ -27,7 +27,12 @@ def test_standings_against_a_table_worked_by_hand() -> None:
         Match(b, d, 2, 0, 0),
     ]
     table = {row.player: row for row in standings([a, b, c, d], matches, P, seed=1)}
-    assert [(r.player, r.points) for r in sorted(table.values(), key=lambda r: r.rank)] == [(a, 6), (b, 3), (c, 1), (d, 1)]
+    assert [(r.player, r.points) for r in sorted(table.values(), key=lambda r: r.rank)] == [
+        (a, 6),
+        (b, 3),
+        (c, 1),
+        (d, 1),
+    ]
     assert (table[a].mwp, table[a].gwp, table[a].omw, table[a].ogw) == (F(1), F(4, 5), F(5, 12), F(7, 15))
     assert (table[b].mwp, table[b].gwp, table[b].omw, table[b].ogw) == (F(1, 2), F(3, 5), F(2, 3), F(17, 30))
     # C and D: 1 point, MWP and GWP floored at 1/3; C ahead on OMW (2/3 against 5/12).
@@ -93,7 +98,9 @@ def test_later_rounds_pair_within_score_groups() -> None:
     pairs = pair_round(players, scores, met, set(), seed=1)
     _check(pairs, players, met)
     assert {frozenset(p) for p in pairs} == {frozenset((1, 2)), frozenset((7, 8))} | {
-        frozenset(p) for p in pairs if {scores[p[0]], scores[p[1]]} == {3}  # type: ignore[index]
+        frozenset(p)
+        for p in pairs
+        if {scores[p[0]], scores[p[1]]} == {3}  # type: ignore[index]
     }
     assert all(scores[a] == scores[b] for a, b in pairs)  # type: ignore[index]
 

@@ -11,6 +11,7 @@ from catalog import views as catalog_views
 from collection import api as collection_api
 from collection import catalog_pages
 from decks import check_api, deck_api
+from events import tournament_api
 from zongheng import views as zongheng_views
 
 api_patterns = [
@@ -29,6 +30,22 @@ api_patterns = [
     path("decks/<int:deck_id>/export/", deck_api.DeckExportView.as_view(), name="deck-export"),
     path("decks/<int:deck_id>/odds/", deck_api.DeckOddsView.as_view(), name="deck-odds"),
     path("decks/compare/", deck_api.DeckCompareView.as_view(), name="deck-compare"),
+    path("events/", tournament_api.EventListView.as_view(), name="event-list"),
+    path("events/<int:event_id>/", tournament_api.EventDetailView.as_view(), name="event-detail"),
+    path("events/<int:event_id>/players/", tournament_api.PlayerListView.as_view(), name="event-players"),
+    path(
+        "events/<int:event_id>/players/<int:player_id>/",
+        tournament_api.PlayerDetailView.as_view(),
+        name="event-player",
+    ),
+    path("events/<int:event_id>/rounds/", tournament_api.RoundListView.as_view(), name="event-rounds"),
+    path(
+        "events/<int:event_id>/rounds/<int:number>/results/",
+        tournament_api.ResultView.as_view(),
+        name="event-results",
+    ),
+    path("events/<int:event_id>/standings/", tournament_api.StandingsView.as_view(), name="event-standings"),
+    path("events/<int:event_id>/top-cut/", tournament_api.TopCutView.as_view(), name="event-top-cut"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),

@@ -1,0 +1,317 @@
+"""The tournament day's pages: the organiser's (and co-organisers') page that runs it, the
+players' part of the event link (check-in, their pairing, their report, drop), printable
+pairings, standings as CSV, and the venue's public page of pairings and standings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import segno
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from events import tournament_day as day
+from events.forms import GamesForm, JudgeForm, LatePlayerForm, TournamentSettingsForm
+from events.models import TOP, Event, Match, Player, Round
+from webutil.csv import csv_text
+from webutil.requests import AuthedRequest, HtmxHttpRequest
+
+
+def _run(request: AuthedRequest, event_id: int) -> Event:
+    """An event this user runs (organiser or co-organiser); a 404 to everyone else."""
+    return get_object_or_404(day.events_run_by(request.user), pk=event_id)
+
+
+def _back(event: Event) -> HttpResponse:
+    return redirect("events:day", event.pk)
+
+
+def _refused(request: HtmxHttpRequest, event: Event, message: str) -> HttpResponse:
+    return render(request, "collection/error.html", {"message": message}, status=400)
+
+
+def qr_svg(url: str) -> SafeString:
+    """A QR code of `url` as inline SVG (segno, no network)."""
+    code = segno.make(url, error="m")
+    svg = code.svg_inline(scale=4, dark="#1d1b19", light="#ffffff", omitsize=True)
+    return mark_safe(svg.replace("<svg ", '<svg role="img" aria-label="QR" class="qr" ', 1))  # noqa: S308 (segno's own SVG)
+
+
+def _names(event: Event) -> dict[int, str]:
+    return dict(event.players.values_list("pk", "name"))
+
+
+def _rounds(event: Event, names: dict[int, str]) -> list[Round]:
+    """Every round with its matches, each match carrying its players' names (`name_a`, `name_b`)."""
+    rounds = list(event.tournament_rounds.prefetch_related("matches"))
+    for round_ in rounds:
+        for match in round_.matches.all():
+            match.name_a = names[match.player_a_id]  # type: ignore[attr-defined]
+            match.name_b = names.get(match.player_b_id, "") if match.player_b_id else ""  # type: ignore[attr-defined]
+    return rounds
+
+
+def day_context(event: Event) -> dict[str, Any]:
+    """What the organiser's page and the venue's page show: rounds, names, standings."""
+    names = _names(event)
+    rounds = _rounds(event, names)
+    table = day.standings_of(event)
+    return {
+        "event": event,
+        "names": names,
+        "rounds": rounds,
+        "current": rounds[-1] if rounds else None,
+        "standings": [(row, names[row.player]) for row in table],
+        "top_rounds": [r for r in rounds if r.kind == TOP],
+    }
+
+
+@login_required
+def day_page(request: AuthedRequest, event_id: int) -> HttpResponse:
+    event = _run(request, event_id)
+    day.players_from_lists(event)
+    context = day_context(event)
+    players = list(event.players.all())
+    context.update(
+        {
+            "settings_form": TournamentSettingsForm(instance=event),
+            "late_form": LatePlayerForm(),
+            "judge_form": JudgeForm(),
+            "games_form": GamesForm(),
+            "players": players,
+            "active": len(day.active_players(event)),
+            "is_organiser": event.organiser_id == request.user.pk,
+            "open_round": day.open_round(event),
+            "public_url": request.build_absolute_uri(reverse("events:public", args=[event.public_token])),
+            "swiss_rounds": event.swiss_rounds(len(day.active_players(event))),
+        }
+    )
+    return render(request, "events/day.html", context)
+
+
+@login_required
+@require_POST
+def day_settings(request: AuthedRequest, event_id: int) -> HttpResponse:
+    event = _run(request, event_id)
+    if event.organiser_id != request.user.pk:
+        raise Http404(_("Only the organiser changes the event's settings."))
+    form = TournamentSettingsForm(request.POST, instance=event)
+    if not form.is_valid():
+        return _refused(request, event, " ".join(str(e) for errors in form.errors.values() for e in errors))
+    form.save()
+    messages.success(request, _("Event settings saved."))
+    return _back(event)
+
+
+@login_required
+@require_POST
+def add_judge(request: AuthedRequest, event_id: int) -> HttpResponse:
+    event = _run(request, event_id)
+    if event.organiser_id != request.user.pk:
+        raise Http404(_("Only the organiser changes the event's settings."))
+    form = JudgeForm(request.POST)
+    user = get_user_model().objects.filter(username=form.data.get("username", "")[:150]).first()
+    if not form.is_valid() or user is None:
+        return _refused(request, event, _("No such user."))
+    event.judges.add(user)
+    messages.success(request, _("%(name)s can now pair and enter results.") % {"name": user.get_username()})
+    return _back(event)
+
+
+@login_required
+@require_POST
+def player_action(request: AuthedRequest, event_id: int, player_id: int) -> HttpResponse:
+    event = _run(request, event_id)
+    player = get_object_or_404(event.players, pk=player_id)
+    action = request.POST.get("action")
+    if action in ("check_in", "check_out"):
+        day.set_checked_in(player, action == "check_in")
+    elif action in ("drop", "reinstate"):
+        day.set_dropped(player, action == "drop")
+    else:
+        return _refused(request, event, _("Unknown action."))
+    return _back(event)
+
+
+@login_required
+@require_POST
+def add_late_player(request: AuthedRequest, event_id: int) -> HttpResponse:
+    event = _run(request, event_id)
+    form = LatePlayerForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, event, " ".join(str(e) for errors in form.errors.values() for e in errors))
+    try:
+        day.add_player(event, form.cleaned_data["name"], form.cleaned_data["text"])
+    except day.TournamentError as exc:
+        return _refused(request, event, str(exc))
+    return _back(event)
+
+
+@login_required
+@require_POST
+def pair(request: AuthedRequest, event_id: int) -> HttpResponse:
+    event = _run(request, event_id)
+    try:
+        if request.POST.get("top_cut"):
+            day.pair_top_cut(event)
+        elif request.POST.get("again"):
+            day.repair_round(event, int(request.POST.get("again", "0")[:4] or 0))
+        else:
+            day.pair_next_round(event)
+    except (day.TournamentError, ValueError) as exc:
+        return _refused(request, event, str(exc))
+    return _back(event)
+
+
+@login_required
+@require_POST
+def enter_result(request: AuthedRequest, event_id: int, match_id: int) -> HttpResponse:
+    event = _run(request, event_id)
+    match = get_object_or_404(Match, round__event=event, pk=match_id)
+    form = GamesForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, event, " ".join(str(e) for errors in form.errors.values() for e in errors))
+    try:
+        day.enter_result(match, form.cleaned_data["wins"], form.cleaned_data["losses"], form.cleaned_data["draws"])
+    except day.TournamentError as exc:
+        return _refused(request, event, str(exc))
+    return _back(event)
+
+
+@login_required
+def standings_csv(request: AuthedRequest, event_id: int) -> HttpResponse:
+    event = _run(request, event_id)
+    names = _names(event)
+    rows = (
+        [
+            row.rank,
+            names[row.player],
+            row.points,
+            f"{float(row.omw):.4f}",
+            f"{float(row.gwp):.4f}",
+            f"{float(row.ogw):.4f}",
+        ]
+        for row in day.standings_of(event)
+    )
+    response = HttpResponse(
+        csv_text(["rank", "player", "points", "omw", "gw", "ogw"], rows), content_type="text/csv; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="standings-{event.pk}.csv"'
+    return response
+
+
+@login_required
+def pairings_print(request: AuthedRequest, event_id: int) -> HttpResponse:
+    """The current round's pairings to print: by table, by name A–Z for the wall, and a match
+    slip per table; with a QR code of the venue's page."""
+    event = _run(request, event_id)
+    context = day_context(event)
+    names = context["names"]
+    current = context["current"]
+    by_name: list[tuple[str, int, str]] = []
+    if current is not None:
+        for m in current.matches.all():
+            by_name.append((names[m.player_a_id], m.table, names.get(m.player_b_id, "") if m.player_b_id else ""))
+            if m.player_b_id:
+                by_name.append((names[m.player_b_id], m.table, names[m.player_a_id]))
+    context.update(
+        {
+            "by_name": sorted(by_name),
+            "qr": qr_svg(request.build_absolute_uri(reverse("events:public", args=[event.public_token]))),
+        }
+    )
+    return render(request, "events/pairings_print.html", context)
+
+
+def public_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """The venue's page: the current round's pairings and the standings, for anyone with the link."""
+    event = get_object_or_404(Event, public_token=token)
+    return render(request, "events/public.html", day_context(event))
+
+
+# --- the player's side, behind the event's link ---------------------------------------------------
+
+
+def _my_player(request: AuthedRequest, token: str) -> tuple[Event, Player]:
+    event = get_object_or_404(Event, token=token)
+    day.players_from_lists(event)
+    player = Player.objects.filter(event=event, user=request.user).first()
+    if player is None:
+        raise Http404(_("You have no list in this event."))
+    return event, player
+
+
+def my_match(event: Event, player: Player) -> Match | None:
+    last = event.tournament_rounds.order_by("-number").first()
+    if last is None:
+        return None
+    return last.matches.filter(player_a=player).first() or last.matches.filter(player_b=player).first()
+
+
+@login_required
+@require_POST
+def player_check_in(request: AuthedRequest, token: str) -> HttpResponse:
+    event, player = _my_player(request, token)
+    try:
+        day.set_checked_in(player, True, by_player=True)
+    except day.TournamentError as exc:
+        return _refused(request, event, str(exc))
+    messages.success(request, _("You are checked in."))
+    return redirect("events:submit", token=token)
+
+
+@login_required
+@require_POST
+def player_drop(request: AuthedRequest, token: str) -> HttpResponse:
+    _event, player = _my_player(request, token)
+    day.set_dropped(player, True, by_player=True)
+    messages.success(request, _("You have dropped from the event. Your results stay in the standings."))
+    return redirect("events:submit", token=token)
+
+
+@login_required
+@require_POST
+def player_report(request: AuthedRequest, token: str) -> HttpResponse:
+    event, player = _my_player(request, token)
+    match = my_match(event, player)
+    form = GamesForm(request.POST)
+    if match is None or not form.is_valid():
+        return _refused(request, event, _("There is no match of yours to report."))
+    try:
+        result = day.report(
+            match, player, form.cleaned_data["wins"], form.cleaned_data["losses"], form.cleaned_data["draws"]
+        )
+    except day.TournamentError as exc:
+        return _refused(request, event, str(exc))
+    if result.disputed:
+        messages.warning(request, _("Your opponent reported another result: the organiser will settle it."))
+    elif result.done:
+        messages.success(request, _("Both reports agree: the result stands."))
+    else:
+        messages.success(request, _("Reported. The result stands when your opponent reports the same."))
+    return redirect("events:submit", token=token)
+
+
+def player_context(event: Event, user: Any) -> dict[str, Any]:
+    """The tournament part of a player's event page: their player, their match, who they face."""
+    player = Player.objects.filter(event=event, user=user).first() if user.is_authenticated else None
+    match = my_match(event, player) if player else None
+    opponent = None
+    if match is not None and match.player_b_id:
+        other = match.player_b_id if match.player_a_id == player.pk else match.player_a_id  # type: ignore[union-attr]
+        opponent = Player.objects.filter(pk=other).values_list("name", flat=True).first()
+    reported = match.reports.filter(player=player).first() if match is not None and player else None
+    return {
+        "player": player,
+        "match": match,
+        "opponent": opponent,
+        "reported": reported,
+        "can_check_in": bool(player and event.checkin_open and not event.tournament_rounds.exists()),
+    }

@@ -1,0 +1,408 @@
+"""The tournament day over the API: /api/events/ and everything under an event.
+
+Token or session. Everything under an event is its organiser's and co-organisers' (a 404 to
+anyone else), except that a player of the event reports their own match.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from events import tournament_day as day
+from events.models import Event, Match, Player, Round
+from rules_check import FORMATS
+from rules_check.decklist import MAX_BYTES
+from webutil.fields import StrictCharField
+from webutil.parsers import SafeJSONParser
+
+ERROR = OpenApiResponse(OpenApiTypes.OBJECT, description="{field: [messages]} or {detail: message}")
+MAX_ID = 2**63 - 1
+
+
+def _event(request: Request, event_id: int) -> Event:
+    event = day.events_run_by(request.user).filter(pk=event_id).first()
+    if event is None:
+        raise NotFound(_("No such event."))
+    return event
+
+
+def _refused(exc: day.TournamentError) -> ValidationError:
+    return ValidationError({"detail": [str(exc)]})
+
+
+# --- events ------------------------------------------------------------------------------------
+
+
+class EventInputSerializer(serializers.Serializer):
+    name = StrictCharField(max_length=100)
+    format = serializers.ChoiceField(choices=list(FORMATS))
+    deadline = serializers.DateTimeField()
+    rounds = serializers.IntegerField(min_value=1, max_value=20, required=False, allow_null=True)
+    best_of = serializers.ChoiceField(choices=[1, 3], required=False)
+    top_cut = serializers.ChoiceField(choices=[0, 4, 8, 16], required=False)
+    round_minutes = serializers.IntegerField(min_value=5, max_value=240, required=False)
+    win_points = serializers.IntegerField(min_value=0, max_value=10, required=False)
+    draw_points = serializers.IntegerField(min_value=0, max_value=10, required=False)
+    loss_points = serializers.IntegerField(min_value=0, max_value=10, required=False)
+    lists_public = serializers.ChoiceField(choices=["never", "top_cut", "after"], required=False)
+    checkin_open = serializers.BooleanField(required=False)
+
+
+class EventOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    format = serializers.CharField()
+    deadline = serializers.DateTimeField()
+    rounds = serializers.IntegerField(help_text="Swiss rounds: as set, or ⌈log2 n⌉ of the active players")
+    best_of = serializers.IntegerField()
+    top_cut = serializers.IntegerField()
+    round_minutes = serializers.IntegerField()
+    win_points = serializers.IntegerField()
+    draw_points = serializers.IntegerField()
+    loss_points = serializers.IntegerField()
+    lists_public = serializers.CharField()
+    checkin_open = serializers.BooleanField()
+    locked = serializers.BooleanField()
+
+
+def event_json(event: Event) -> dict[str, Any]:
+    return {
+        "id": event.pk,
+        "name": event.name,
+        "format": event.format,
+        "deadline": event.deadline,
+        "rounds": event.swiss_rounds(len(day.active_players(event))),
+        "best_of": event.best_of,
+        "top_cut": event.top_cut,
+        "round_minutes": event.round_minutes,
+        "win_points": event.win_points,
+        "draw_points": event.draw_points,
+        "loss_points": event.loss_points,
+        "lists_public": event.lists_public,
+        "checkin_open": event.checkin_open,
+        "locked": event.locked,
+    }
+
+
+class EventListView(APIView):
+    permission_classes = [IsAuthenticated]
+    parser_classes = [SafeJSONParser]
+
+    @extend_schema(responses={200: EventOutputSerializer(many=True), 401: ERROR})
+    def get(self, request: Request) -> Response:
+        events = day.events_run_by(request.user).order_by("-deadline", "-pk")[:200]
+        return Response([EventOutputSerializer(event_json(e)).data for e in events])
+
+    @extend_schema(request=EventInputSerializer, responses={201: EventOutputSerializer, 400: ERROR, 401: ERROR})
+    def post(self, request: Request) -> Response:
+        payload = EventInputSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        event = Event.objects.create(organiser=cast(User, request.user), **payload.validated_data)
+        return Response(EventOutputSerializer(event_json(event)).data, status=status.HTTP_201_CREATED)
+
+
+class EventDetailView(APIView):
+    permission_classes = [IsAuthenticated]
+    parser_classes = [SafeJSONParser]
+
+    @extend_schema(responses={200: EventOutputSerializer, 401: ERROR, 404: ERROR})
+    def get(self, request: Request, event_id: int) -> Response:
+        return Response(EventOutputSerializer(event_json(_event(request, event_id))).data)
+
+    @extend_schema(
+        request=EventInputSerializer,
+        responses={200: EventOutputSerializer, 400: ERROR, 401: ERROR, 403: ERROR, 404: ERROR},
+    )
+    def patch(self, request: Request, event_id: int) -> Response:
+        event = _event(request, event_id)
+        if event.organiser_id != request.user.pk:
+            raise PermissionDenied(_("Only the organiser changes the event's settings."))
+        payload = EventInputSerializer(data=request.data, partial=True)
+        payload.is_valid(raise_exception=True)
+        Event.objects.filter(pk=event.pk).update(**payload.validated_data)
+        event.refresh_from_db()
+        return Response(EventOutputSerializer(event_json(event)).data)
+
+
+# --- players -----------------------------------------------------------------------------------
+
+
+class PlayerInputSerializer(serializers.Serializer):
+    name = StrictCharField(max_length=100, required=False)
+    list = StrictCharField(max_length=MAX_BYTES, required=False, trim_whitespace=False)
+    user = StrictCharField(max_length=150, required=False, help_text="A user who sent a list to the event")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if "user" in attrs and ("list" in attrs or "name" in attrs):
+            raise ValidationError({"user": [_("Give a user, or a name and a list.")]})
+        if "user" not in attrs and not ("list" in attrs and "name" in attrs):
+            raise ValidationError({"list": [_("Give a user, or a name and a list.")]})
+        return attrs
+
+
+class PlayerPatchSerializer(serializers.Serializer):
+    checked_in = serializers.BooleanField(required=False)
+    dropped = serializers.BooleanField(required=False)
+
+
+class PlayerOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    legal = serializers.BooleanField()
+    checked_in = serializers.BooleanField()
+    dropped = serializers.BooleanField()
+
+
+def player_json(player: Player) -> dict[str, Any]:
+    return {
+        "id": player.pk,
+        "name": player.name,
+        "legal": player.legal,
+        "checked_in": player.checked_in,
+        "dropped": player.dropped,
+    }
+
+
+class PlayerListView(APIView):
+    permission_classes = [IsAuthenticated]
+    parser_classes = [SafeJSONParser]
+
+    @extend_schema(responses={200: PlayerOutputSerializer(many=True), 401: ERROR, 404: ERROR})
+    def get(self, request: Request, event_id: int) -> Response:
+        event = _event(request, event_id)
+        day.players_from_lists(event)
+        return Response([player_json(p) for p in event.players.all()])
+
+    @extend_schema(
+        request=PlayerInputSerializer, responses={201: PlayerOutputSerializer, 400: ERROR, 401: ERROR, 404: ERROR}
+    )
+    def post(self, request: Request, event_id: int) -> Response:
+        event = _event(request, event_id)
+        payload = PlayerInputSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        data = payload.validated_data
+        if "user" in data:
+            user = get_user_model().objects.filter(username=data["user"]).first()
+            day.players_from_lists(event)
+            player = event.players.filter(user=user).first() if user else None
+            if player is None:
+                raise ValidationError({"user": [_("This user has sent no list to the event.")]})
+        else:
+            try:
+                player = day.add_player(event, data["name"], data["list"])
+            except day.TournamentError as exc:
+                raise ValidationError({"list": [str(exc)]}) from None
+            player.checked_in = False
+            player.save(update_fields=["checked_in"])
+        return Response(PlayerOutputSerializer(player_json(player)).data, status=status.HTTP_201_CREATED)
+
+
+class PlayerDetailView(APIView):
+    permission_classes = [IsAuthenticated]
+    parser_classes = [SafeJSONParser]
+
+    @extend_schema(
+        request=PlayerPatchSerializer, responses={200: PlayerOutputSerializer, 400: ERROR, 401: ERROR, 404: ERROR}
+    )
+    def patch(self, request: Request, event_id: int, player_id: int) -> Response:
+        event = _event(request, event_id)
+        player = get_object_or_404(event.players, pk=player_id)
+        payload = PlayerPatchSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        if "checked_in" in payload.validated_data:
+            player = day.set_checked_in(player, payload.validated_data["checked_in"])
+        if "dropped" in payload.validated_data:
+            player = day.set_dropped(player, payload.validated_data["dropped"])
+        return Response(PlayerOutputSerializer(player_json(player)).data)
+
+
+# --- rounds and results -----------------------------------------------------------------------
+
+
+class PairingSerializer(serializers.Serializer):
+    table = serializers.IntegerField()
+    player_a = serializers.IntegerField()
+    player_b = serializers.IntegerField(allow_null=True, help_text="None for the bye")
+    a_wins = serializers.IntegerField(allow_null=True)
+    b_wins = serializers.IntegerField(allow_null=True)
+    draws = serializers.IntegerField(allow_null=True)
+    disputed = serializers.BooleanField()
+
+
+class RoundOutputSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    kind = serializers.CharField()
+    seed = serializers.IntegerField()
+    ends = serializers.DateTimeField()
+    pairings = PairingSerializer(many=True)
+
+
+def round_json(round_: Round) -> dict[str, Any]:
+    return {
+        "number": round_.number,
+        "kind": round_.kind,
+        "seed": round_.seed,
+        "ends": round_.ends,
+        "pairings": [
+            {
+                "table": m.table,
+                "player_a": m.player_a_id,
+                "player_b": m.player_b_id,
+                "a_wins": m.a_wins,
+                "b_wins": m.b_wins,
+                "draws": m.draws,
+                "disputed": m.disputed,
+            }
+            for m in round_.matches.all()
+        ],
+    }
+
+
+class RoundListView(APIView):
+    """GET the rounds; POST pairs the next Swiss round."""
+
+    permission_classes = [IsAuthenticated]
+    parser_classes = [SafeJSONParser]
+
+    @extend_schema(responses={200: RoundOutputSerializer(many=True), 401: ERROR, 404: ERROR})
+    def get(self, request: Request, event_id: int) -> Response:
+        event = _event(request, event_id)
+        rounds = event.tournament_rounds.prefetch_related("matches")
+        return Response([round_json(r) for r in rounds])
+
+    @extend_schema(request=None, responses={201: RoundOutputSerializer, 400: ERROR, 401: ERROR, 404: ERROR})
+    def post(self, request: Request, event_id: int) -> Response:
+        event = _event(request, event_id)
+        day.players_from_lists(event)
+        try:
+            round_ = day.pair_next_round(event)
+        except day.TournamentError as exc:
+            raise _refused(exc) from None
+        return Response(RoundOutputSerializer(round_json(round_)).data, status=status.HTTP_201_CREATED)
+
+
+class TopCutView(APIView):
+    """GET the top-cut rounds; POST pairs its next round."""
+
+    permission_classes = [IsAuthenticated]
+    parser_classes = [SafeJSONParser]
+
+    @extend_schema(responses={200: RoundOutputSerializer(many=True), 401: ERROR, 404: ERROR})
+    def get(self, request: Request, event_id: int) -> Response:
+        event = _event(request, event_id)
+        rounds = event.tournament_rounds.filter(kind="top").prefetch_related("matches")
+        return Response([round_json(r) for r in rounds])
+
+    @extend_schema(request=None, responses={201: RoundOutputSerializer, 400: ERROR, 401: ERROR, 404: ERROR})
+    def post(self, request: Request, event_id: int) -> Response:
+        event = _event(request, event_id)
+        try:
+            round_ = day.pair_top_cut(event)
+        except day.TournamentError as exc:
+            raise _refused(exc) from None
+        return Response(RoundOutputSerializer(round_json(round_)).data, status=status.HTTP_201_CREATED)
+
+
+class ResultInputSerializer(serializers.Serializer):
+    table = serializers.IntegerField(min_value=1, max_value=10_000)
+    player = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, required=False, help_text="Whose side the games are from (player A when omitted)"
+    )
+    wins = serializers.IntegerField(min_value=0, max_value=3)
+    losses = serializers.IntegerField(min_value=0, max_value=3)
+    draws = serializers.IntegerField(min_value=0, max_value=3)
+
+
+class ResultView(APIView):
+    """An organiser's result (it stands), or a player's own report (it stands once both agree)."""
+
+    permission_classes = [IsAuthenticated]
+    parser_classes = [SafeJSONParser]
+
+    @extend_schema(
+        request=ResultInputSerializer,
+        responses={200: PairingSerializer, 400: ERROR, 401: ERROR, 403: ERROR, 404: ERROR},
+    )
+    def post(self, request: Request, event_id: int, number: int) -> Response:
+        event = Event.objects.filter(pk=event_id).first()
+        organiser = event is not None and day.runs(event, request.user)
+        mine = Player.objects.filter(event_id=event_id, user=cast(User, request.user)).first() if event else None
+        if event is None or not (organiser or mine):
+            raise NotFound(_("No such event."))
+        payload = ResultInputSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        data = payload.validated_data
+        match = Match.objects.filter(round__event=event, round__number=number, table=data["table"]).first()
+        if match is None:
+            raise NotFound(_("No such table."))
+        side = Player.objects.filter(event=event, pk=data["player"]).first() if "player" in data else None
+        if "player" in data and side is None:
+            raise ValidationError({"player": [_("No such player in this event.")]})
+        try:
+            if organiser:
+                match = day.enter_result(match, data["wins"], data["losses"], data["draws"], side=side)
+            else:
+                assert mine is not None
+                if side is not None and side.pk != mine.pk:
+                    raise PermissionDenied(_("You can report only your own match."))
+                match = day.report(match, mine, data["wins"], data["losses"], data["draws"])
+        except day.TournamentError as exc:
+            raise _refused(exc) from None
+        return Response(
+            PairingSerializer(
+                {
+                    "table": match.table,
+                    "player_a": match.player_a_id,
+                    "player_b": match.player_b_id,
+                    "a_wins": match.a_wins,
+                    "b_wins": match.b_wins,
+                    "draws": match.draws,
+                    "disputed": match.disputed,
+                }
+            ).data
+        )
+
+
+class StandingSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    points = serializers.IntegerField()
+    omw = serializers.FloatField(help_text="Opponents' match-win %, 0–1, 4 places")
+    gw = serializers.FloatField(help_text="Game-win % (GWP), 0–1, 4 places")
+    ogw = serializers.FloatField(help_text="Opponents' game-win %, 0–1, 4 places")
+
+
+class StandingsView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: StandingSerializer(many=True), 401: ERROR, 404: ERROR})
+    def get(self, request: Request, event_id: int) -> Response:
+        event = _event(request, event_id)
+        names = dict(event.players.values_list("pk", "name"))
+        rows = [
+            {
+                "rank": row.rank,
+                "player": row.player,
+                "name": names[row.player],
+                "points": row.points,
+                "omw": round(float(row.omw), 4),
+                "gw": round(float(row.gwp), 4),
+                "ogw": round(float(row.ogw), 4),
+            }
+            for row in day.standings_of(event)
+        ]
+        return Response(StandingSerializer(rows, many=True).data)

@@ -1,0 +1,333 @@
+"""The tournament day, on the pure `tournament` package: players and check-in, Swiss rounds,
+results from the organiser or from both players, standings and the top cut.
+
+Every write that two people can make at once (two reports of one match, a report racing the
+organiser, two organiser tabs pairing) reads and writes under a row lock: the event's for
+pairing, the match's for results.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from decks.legality import check_list
+from events.models import AGREED, ORGANISER, SWISS, TOP, Event, Match, Player, Report, Round, Submission
+from rules_check import DeckListError
+from tournament import BYE, PairingError, Points, Standing, bracket_pairs, pair_round, standings
+from tournament import Match as Result
+
+BYE_RESULT = "bye"
+
+
+class TournamentError(ValueError):
+    """A step the tournament's state does not allow now; the message says why."""
+
+
+# --- who may do what ---------------------------------------------------------------------------
+
+
+def runs(event: Event, user: Any) -> bool:
+    """The organiser and the co-organisers (judges) pair and enter results."""
+    if not user.is_authenticated:
+        return False
+    return event.organiser_id == user.pk or event.judges.filter(pk=user.pk).exists()
+
+
+def events_run_by(user: Any) -> QuerySet[Event]:
+    if not user.is_authenticated:
+        return Event.objects.none()
+    return Event.objects.filter(Q(organiser=user) | Q(judges=user)).distinct()
+
+
+def _locked(event: Event) -> Event:
+    return Event.objects.select_for_update().get(pk=event.pk)
+
+
+# --- players ---------------------------------------------------------------------------------
+
+
+def _legal(text: str, format_name: str) -> bool:
+    try:
+        return check_list(text, format_name)[1].legal
+    except DeckListError:
+        return False
+
+
+@transaction.atomic
+def players_from_lists(event: Event) -> int:
+    """A player for every list sent to the event that has none yet; returns how many were added."""
+    current = _locked(event)
+    new = Submission.objects.filter(event=current, tournament_player__isnull=True)
+    players = [
+        Player(event=current, name=s.player_name, user=s.player, submission=s, legal=_legal(s.text, current.format))
+        for s in new
+    ]
+    Player.objects.bulk_create(players)
+    return len(players)
+
+
+@transaction.atomic
+def add_player(event: Event, name: str, text: str) -> Player:
+    """A late player with a list brought on the day (checked in: they are at the venue)."""
+    current = _locked(event)
+    try:
+        legal = check_list(text, current.format)[1].legal
+    except DeckListError as exc:
+        raise TournamentError(exc.message_en) from None
+    submission = Submission.objects.create(event=current, player=None, player_name=name, text=text)
+    return Player.objects.create(event=current, name=name, submission=submission, legal=legal, checked_in=True)
+
+
+def _started(event: Event) -> bool:
+    return event.tournament_rounds.exists()
+
+
+@transaction.atomic
+def set_checked_in(player: Player, checked_in: bool, *, by_player: bool = False) -> Player:
+    event = _locked(player.event)
+    current = Player.objects.select_for_update().get(pk=player.pk)
+    if by_player and (not event.checkin_open or _started(event)):
+        raise TournamentError(_("Check-in is not open."))
+    current.checked_in = checked_in
+    current.save(update_fields=["checked_in"])
+    return current
+
+
+@transaction.atomic
+def set_dropped(player: Player, dropped: bool, *, by_player: bool = False) -> Player:
+    """Drop (or reinstate, for an organiser) a player between rounds; they keep their record."""
+    _locked(player.event)
+    current = Player.objects.select_for_update().get(pk=player.pk)
+    if by_player and not dropped:
+        raise TournamentError(_("Only the organiser can reinstate a player."))
+    current.dropped = dropped
+    current.save(update_fields=["dropped"])
+    return current
+
+
+# --- rounds ------------------------------------------------------------------------------------
+
+
+@dataclass
+class History:
+    """What pairing needs from earlier rounds."""
+
+    scores: dict[int, int]
+    met: set[frozenset[int]]
+    had_bye: set[int]
+
+
+def _results(event: Event) -> tuple[list[Match], list[Result]]:
+    matches = list(
+        Match.objects.filter(round__event=event, round__kind=SWISS, a_wins__isnull=False).select_related("round")
+    )
+    return matches, [Result(m.player_a_id, m.player_b_id, m.a_wins or 0, m.b_wins or 0, m.draws or 0) for m in matches]
+
+
+def _points(event: Event) -> Points:
+    return Points(event.win_points, event.draw_points, event.loss_points)
+
+
+def _history(event: Event) -> History:
+    _matches, results = _results(event)
+    pairs = Match.objects.filter(round__event=event, round__kind=SWISS).values_list("player_a", "player_b")
+    table = standings(list(event.players.values_list("pk", flat=True)), results, _points(event), event.standings_seed)
+    return History(
+        scores={row.player: row.points for row in table},
+        met={frozenset((a, b)) for a, b in pairs if b is not None},
+        had_bye={a for a, b in pairs if b is None},
+    )
+
+
+def open_round(event: Event) -> Round | None:
+    """The newest round while a table of it has no result."""
+    last = event.tournament_rounds.order_by("-number").first()
+    if last is not None and last.matches.filter(a_wins__isnull=True).exists():
+        return last
+    return None
+
+
+def _new_round(event: Event, kind: str) -> Round:
+    number = (event.tournament_rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    now = timezone.now()
+    return Round.objects.create(
+        event=event,
+        number=number,
+        kind=kind,
+        seed=secrets.randbelow(2**31),
+        started=now,
+        ends=now + timedelta(minutes=event.round_minutes),
+    )
+
+
+def _create_matches(round_: Round, pairs: list[tuple[int, int | None]]) -> None:
+    Match.objects.bulk_create(
+        [
+            Match(round=round_, table=table, player_a_id=a, player_b_id=b)
+            if b is not BYE
+            else Match(round=round_, table=table, player_a_id=a, a_wins=2, b_wins=0, draws=0, decided_by=BYE_RESULT)
+            for table, (a, b) in enumerate(pairs, start=1)
+        ]
+    )
+
+
+def active_players(event: Event) -> list[int]:
+    return list(
+        event.players.filter(checked_in=True, legal=True, dropped=False).order_by("pk").values_list("pk", flat=True)
+    )
+
+
+@transaction.atomic
+def pair_next_round(event: Event) -> Round:
+    """Pair the next Swiss round: checked-in players with a legal list who have not dropped.
+    Under the event's row lock, so two organiser tabs never pair the same round twice."""
+    current = _locked(event)
+    if open_round(current) is not None:
+        raise TournamentError(_("The current round still has tables without a result."))
+    if current.tournament_rounds.filter(kind=TOP).exists():
+        raise TournamentError(_("The top cut has begun: the Swiss rounds are over."))
+    players = active_players(current)
+    done = current.tournament_rounds.filter(kind=SWISS).count()
+    if done >= current.swiss_rounds(len(players)):
+        raise TournamentError(_("Every Swiss round has been played."))
+    history = _history(current)
+    round_ = _new_round(current, SWISS)
+    try:
+        pairs = pair_round(players, history.scores, history.met, history.had_bye, round_.seed)
+    except PairingError:
+        raise TournamentError(_("These players cannot be paired without a rematch.")) from None
+    if current.checkin_open:
+        current.checkin_open = False  # check-in ends when the first round is paired
+        current.save(update_fields=["checkin_open"])
+    _create_matches(round_, pairs)
+    return round_
+
+
+@transaction.atomic
+def repair_round(event: Event, number: int) -> Round:
+    """Pair the newest round again (a late arrival, a mistake) while no result is in."""
+    current = _locked(event)
+    round_ = current.tournament_rounds.order_by("-number").first()
+    if round_ is None or round_.number != number or round_.kind != SWISS:
+        raise TournamentError(_("Only the newest Swiss round can be paired again."))
+    if (
+        round_.matches.exclude(decided_by=BYE_RESULT).filter(a_wins__isnull=False).exists()
+        or Report.objects.filter(match__round=round_).exists()
+    ):
+        raise TournamentError(_("A result is in: the round can no longer be paired again."))
+    round_.delete()
+    return pair_next_round(current)
+
+
+# --- results ---------------------------------------------------------------------------------
+
+
+def check_games(event: Event, wins: int, losses: int, draws: int) -> None:
+    """A match's games as the event's format allows them: in best of 1, 1–0, 0–1 or 0–0–1."""
+    values = (wins, losses, draws)
+    if any(type(v) is not int or v < 0 for v in values):
+        raise TournamentError(_("Games are whole numbers from 0."))
+    if event.best_of == 1:
+        if values not in ((1, 0, 0), (0, 1, 0), (0, 0, 1)):
+            raise TournamentError(_("In best of 1 a match is 1–0, 0–1 or a draw (0–0–1)."))
+        return
+    if wins > 2 or losses > 2 or wins + losses + draws > 3 or wins + losses + draws == 0:
+        raise TournamentError(_("In best of 3 a player wins at most 2 games, of at most 3."))
+
+
+@transaction.atomic
+def enter_result(match: Match, wins: int, losses: int, draws: int, *, side: Player | None = None) -> Match:
+    """The organiser's result, games from `side` (player A when None): it stands, and settles a
+    disagreement. Also corrects a result afterwards; the standings follow."""
+    current = Match.objects.select_for_update().select_related("round__event").get(pk=match.pk)
+    if current.player_b_id is None:
+        raise TournamentError(_("A bye needs no result."))
+    check_games(current.round.event, wins, losses, draws)
+    if side is not None and side.pk == current.player_b_id:
+        wins, losses = losses, wins
+    elif side is not None and side.pk != current.player_a_id:
+        raise TournamentError(_("That player is not at this table."))
+    current.a_wins, current.b_wins, current.draws = wins, losses, draws
+    current.decided_by, current.disputed = ORGANISER, False
+    current.save(update_fields=["a_wins", "b_wins", "draws", "decided_by", "disputed"])
+    return current
+
+
+@transaction.atomic
+def report(match: Match, player: Player, wins: int, losses: int, draws: int) -> Match:
+    """A player's own report. It stands when the opponent's agrees; a disagreement is flagged for
+    the organiser. A result the organiser entered stands and is not reopened by a report."""
+    current = Match.objects.select_for_update().select_related("round__event").get(pk=match.pk)
+    if player.pk not in (current.player_a_id, current.player_b_id) or current.player_b_id is None:
+        raise TournamentError(_("You can report only your own match."))
+    if current.decided_by == ORGANISER:
+        raise TournamentError(_("The organiser has entered this result."))
+    check_games(current.round.event, wins, losses, draws)
+    Report.objects.update_or_create(
+        match=current, player=player, defaults={"wins": wins, "losses": losses, "draws": draws}
+    )
+    reports = {r.player_id: r for r in current.reports.all()}
+    mine = reports[player.pk]
+    other_id = current.player_b_id if player.pk == current.player_a_id else current.player_a_id
+    theirs = reports.get(other_id)
+    if theirs is None:
+        return current
+    if (mine.wins, mine.losses, mine.draws) == (theirs.losses, theirs.wins, theirs.draws):
+        a = reports[current.player_a_id]
+        current.a_wins, current.b_wins, current.draws = a.wins, a.losses, a.draws
+        current.decided_by, current.disputed = AGREED, False
+    else:
+        current.a_wins = current.b_wins = current.draws = None
+        current.decided_by, current.disputed = "", True
+    current.save(update_fields=["a_wins", "b_wins", "draws", "decided_by", "disputed"])
+    return current
+
+
+# --- standings and the top cut ----------------------------------------------------------------
+
+
+def standings_of(event: Event) -> list[Standing]:
+    """The standings after the results in so far (Swiss rounds only). Three queries."""
+    _matches, results = _results(event)
+    players = list(event.players.values_list("pk", flat=True))
+    return standings(players, results, _points(event), event.standings_seed)
+
+
+@transaction.atomic
+def pair_top_cut(event: Event) -> Round:
+    """The top cut's next round: the first seeded by the standings (dropped players left out),
+    then the winners of the round before, in bracket order."""
+    current = _locked(event)
+    if not current.top_cut:
+        raise TournamentError(_("This event has no top cut."))
+    if open_round(current) is not None:
+        raise TournamentError(_("The current round still has tables without a result."))
+    tops = list(current.tournament_rounds.filter(kind=TOP).order_by("number"))
+    if not tops:
+        players = active_players(current)
+        if current.tournament_rounds.filter(kind=SWISS).count() < current.swiss_rounds(len(players)):
+            raise TournamentError(_("The Swiss rounds are not over."))
+        dropped = set(current.players.filter(dropped=True).values_list("pk", flat=True))
+        ranked = [row.player for row in standings_of(current) if row.player not in dropped]
+        if len(ranked) < current.top_cut:
+            raise TournamentError(_("Fewer players than the top cut."))
+        pairs: list[tuple[int, int | None]] = list(bracket_pairs(ranked[: current.top_cut]))
+    else:
+        last = list(tops[-1].matches.order_by("table"))
+        if len(last) == 1:
+            raise TournamentError(_("The final has been played."))
+        winners = [m.player_a_id if (m.a_wins or 0) > (m.b_wins or 0) else m.player_b_id for m in last]
+        if any(w is None for w in winners) or any(m.a_wins == m.b_wins for m in last):
+            raise TournamentError(_("A top-cut match needs a winner."))
+        pairs = [(winners[i], winners[i + 1]) for i in range(0, len(winners), 2)]  # type: ignore[misc]
+    round_ = _new_round(current, TOP)
+    _create_matches(round_, pairs)
+    return round_
