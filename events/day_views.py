@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 
 from events import tournament_day as day
 from events.forms import GamesForm, JudgeForm, LatePlayerForm, TournamentSettingsForm
-from events.models import TOP, Event, Match, Player, Round
+from events.models import Event, Match, Player, Round
 from webutil.csv import csv_text
 from webutil.requests import AuthedRequest, HtmxHttpRequest
 
@@ -48,28 +48,32 @@ def _names(event: Event) -> dict[int, str]:
     return dict(event.players.values_list("pk", "name"))
 
 
-def _rounds(event: Event, names: dict[int, str]) -> list[Round]:
-    """Every round with its matches, each match carrying its players' names (`name_a`, `name_b`)."""
-    rounds = list(event.tournament_rounds.prefetch_related("matches"))
-    for round_ in rounds:
-        for match in round_.matches.all():
-            match.name_a = names[match.player_a_id]  # type: ignore[attr-defined]
-            match.name_b = names.get(match.player_b_id, "") if match.player_b_id else ""  # type: ignore[attr-defined]
-    return rounds
+def _with_names(round_: Round, names: dict[int, str]) -> Round:
+    """The round with its matches loaded, each carrying its players' names (`name_a`, `name_b`)."""
+    for match in round_.matches.all():
+        match.name_a = names[match.player_a_id]  # type: ignore[attr-defined]
+        match.name_b = names.get(match.player_b_id, "") if match.player_b_id else ""  # type: ignore[attr-defined]
+    return round_
 
 
-def day_context(event: Event) -> dict[str, Any]:
+def day_context(event: Event, number: str | None = None) -> dict[str, Any]:
     """What the organiser's page and the venue's page show: rounds, names, standings."""
     names = _names(event)
-    rounds = _rounds(event, names)
+    rounds = list(event.tournament_rounds.all())
+    # One round's tables at a time (`?round=`, the newest by default): a page of 9 rounds of 256
+    # tables would be thousands of rows.
+    shown = next((r for r in rounds if str(r.number) == str(number)), None) if number else None
+    shown = shown or (rounds[-1] if rounds else None)
+    if shown is not None:
+        shown = _with_names(Round.objects.prefetch_related("matches").get(pk=shown.pk), names)
     table = day.standings_of(event)
     return {
         "event": event,
         "names": names,
         "rounds": rounds,
-        "current": rounds[-1] if rounds else None,
+        "current": shown,
+        "newest": rounds[-1] if rounds else None,
         "standings": [(row, names[row.player]) for row in table],
-        "top_rounds": [r for r in rounds if r.kind == TOP],
     }
 
 
@@ -77,7 +81,7 @@ def day_context(event: Event) -> dict[str, Any]:
 def day_page(request: AuthedRequest, event_id: int) -> HttpResponse:
     event = _run(request, event_id)
     day.players_from_lists(event)
-    context = day_context(event)
+    context = day_context(event, request.GET.get("round"))
     players = list(event.players.all())
     context.update(
         {
@@ -233,7 +237,7 @@ def pairings_print(request: AuthedRequest, event_id: int) -> HttpResponse:
 def public_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The venue's page: the current round's pairings and the standings, for anyone with the link."""
     event = get_object_or_404(Event, public_token=token)
-    return render(request, "events/public.html", day_context(event))
+    return render(request, "events/public.html", day_context(event, request.GET.get("round")))
 
 
 # --- the player's side, behind the event's link ---------------------------------------------------

@@ -125,11 +125,12 @@ class History:
     had_bye: set[int]
 
 
-def _results(event: Event) -> tuple[list[Match], list[Result]]:
-    matches = list(
-        Match.objects.filter(round__event=event, round__kind=SWISS, a_wins__isnull=False).select_related("round")
+def _results(event: Event) -> list[Result]:
+    """Every Swiss result in so far, as plain rows (one query, no model instances)."""
+    rows = Match.objects.filter(round__event=event, round__kind=SWISS, a_wins__isnull=False).values_list(
+        "player_a", "player_b", "a_wins", "b_wins", "draws"
     )
-    return matches, [Result(m.player_a_id, m.player_b_id, m.a_wins or 0, m.b_wins or 0, m.draws or 0) for m in matches]
+    return [Result(a, b, aw or 0, bw or 0, d or 0) for a, b, aw, bw, d in rows]
 
 
 def _points(event: Event) -> Points:
@@ -137,7 +138,7 @@ def _points(event: Event) -> Points:
 
 
 def _history(event: Event) -> History:
-    _matches, results = _results(event)
+    results = _results(event)
     pairs = Match.objects.filter(round__event=event, round__kind=SWISS).values_list("player_a", "player_b")
     table = standings(list(event.players.values_list("pk", flat=True)), results, _points(event), event.standings_seed)
     return History(
@@ -296,7 +297,7 @@ def report(match: Match, player: Player, wins: int, losses: int, draws: int) -> 
 
 def standings_of(event: Event) -> list[Standing]:
     """The standings after the results in so far (Swiss rounds only). Three queries."""
-    _matches, results = _results(event)
+    results = _results(event)
     players = list(event.players.values_list("pk", flat=True))
     return standings(players, results, _points(event), event.standings_seed)
 
