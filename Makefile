@@ -57,6 +57,8 @@ bench: messages
 	$(BIN)/python bench/events.py
 	$(BIN)/python bench/queries.py
 	$(BIN)/python bench/http.py
+	$(BIN)/python bench/tournament.py
+	$(BIN)/python bench/buildable.py
 
 # Production: DEBUG off, hashed static files served by whitenoise, gunicorn.
 serve-prod: messages

@@ -95,27 +95,32 @@ def timed(call: object, runs: int = RUNS) -> dict[str, float]:
 
 
 def main() -> None:
-    runner = get_runner(settings)(verbosity=0, interactive=False)
+    # BENCH_KEEP=1 keeps the database between runs (Django's keepdb): built once, measured often.
+    keep = os.environ.get("BENCH_KEEP") == "1"
+    runner = get_runner(settings)(verbosity=0, interactive=False, keepdb=keep)
     old = runner.setup_databases()
     try:
         from catalog import cache_version
         from catalog.loading import load_catalog
         from catalog.models import Card
         from collection.models import CollectionEntry
-        from decks.models import DeckEntry, VerdictState
+        from decks.models import Deck, DeckEntry, VerdictState
 
-        load_catalog()
         users = get_user_model()
-        owners = [users.objects.create_user(f"owner{i}").pk for i in range(50)]
-        reader = users.objects.create_user("reader", password="bench-password-long-1")
         started = time.perf_counter()
-        build(owners)
-        built_s = time.perf_counter() - started
         rng = random.Random(5)
-        covered = rng.sample(list(Card.objects.values_list("pk", flat=True)), 200)
-        CollectionEntry.objects.bulk_create(
-            [CollectionEntry(user=reader, card_id=pk, quantity=rng.choice((1, 2, 3, 3, 4))) for pk in covered]
-        )
+        if Deck.objects.count() != DECKS:
+            load_catalog()
+            owners = [users.objects.create_user(f"owner{i}").pk for i in range(50)]
+            reader = users.objects.create_user("reader", password="bench-password-long-1")
+            build(owners)
+            covered = rng.sample(list(Card.objects.values_list("pk", flat=True)), 200)
+            CollectionEntry.objects.bulk_create(
+                [CollectionEntry(user=reader, card_id=pk, quantity=rng.choice((1, 2, 3, 3, 4))) for pk in covered]
+            )
+        reader = users.objects.get(username="reader")
+        covered = list(CollectionEntry.objects.filter(user=reader).values_list("card", flat=True))
+        built_s = time.perf_counter() - started
         # The decks were written with their verdicts and bits for this catalogue version.
         VerdictState.objects.update_or_create(pk=1, defaults={"catalog_version": cache_version.current()})
         if connection.vendor == "postgresql":
@@ -162,7 +167,8 @@ def main() -> None:
             )
         )
     finally:
-        runner.teardown_databases(old)
+        if not keep:
+            runner.teardown_databases(old)
 
 
 if __name__ == "__main__":
