@@ -31,7 +31,7 @@ from decks.legality import check_deck_snapshot, deck_for_rules
 from decks.models import MAX_DESCRIPTION, MAX_ENTRY_COUNT, MAX_TAG, MAX_TAGS, Deck, DeckQuerySet
 from decks.stats import deck_view
 from rules_check import FORMATS, export
-from webutil.fields import StrictCharField
+from webutil.fields import StrictBooleanField, StrictCharField
 from webutil.pagination import StrictCursorPagination
 from webutil.parsers import SafeJSONParser
 
@@ -54,11 +54,9 @@ class DeckInputSerializer(serializers.Serializer):
     list = StrictCharField(required=False, max_length=64 * 1024, trim_whitespace=False, help_text="Deck-list text")
     deck_code = StrictCharField(required=False, max_length=deckcode.MAX_CODE_LENGTH)
     description = StrictCharField(required=False, allow_blank=True, max_length=MAX_DESCRIPTION)
-    public = serializers.BooleanField(required=False)
-    built = serializers.BooleanField(
-        required=False, help_text="Built (sleeved): its cards are taken from my collection"
-    )
-    archived = serializers.BooleanField(required=False)
+    public = StrictBooleanField(required=False)
+    built = StrictBooleanField(required=False, help_text="Built (sleeved): its cards are taken from my collection")
+    archived = StrictBooleanField(required=False)
     tags = serializers.ListField(child=StrictCharField(max_length=MAX_TAG), required=False, max_length=MAX_TAGS)
 
     def validate_tags(self, value: Any) -> Any:
@@ -239,7 +237,9 @@ class DeckListView(APIView):
         services.refresh_verdicts()  # each deck's `legal` is the verdict it keeps
         paginator = StrictCursorPagination()
         queryset, paginator.ordering = self._filtered(request)
-        decks = paginator.paginate_queryset(queryset.with_entries().prefetch_related("tags"), request, view=self)
+        # Narrow rows to sort (no rendered description, no bits): the sort then stays in memory.
+        narrow = queryset.defer("description_html", "needs").with_entries().prefetch_related("tags")
+        decks = paginator.paginate_queryset(narrow, request, view=self)
         return paginator.get_paginated_response([deck_json(d) for d in decks or []])
 
     @extend_schema(request=DeckInputSerializer, responses={201: DeckOutputSerializer, 400: ERROR, 401: ERROR})

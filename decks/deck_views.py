@@ -27,6 +27,7 @@ from decks import compare as deck_compare
 from decks import deckcode, intake, odds, services
 from decks.batch import MAX_ZIP_BYTES
 from decks.data import DeckData
+from decks.filters import NarrowSorted
 from decks.filters import deck_filter as deck_filter_for
 from decks.forms import ArchiveUploadForm, DeckSettingsForm, EntryForm, ImportDeckForm, format_choices
 from decks.legality import check_deck_snapshot
@@ -330,7 +331,7 @@ def public_list(request: HtmxHttpRequest) -> HttpResponse:
     valid = deck_filter.is_valid()
     decks = deck_filter.qs if valid else Deck.objects.none()
     number = page_number(request, MAX_DECK_PAGE)
-    page = SlicePage(decks, number or 1, per_page(request, DECKS_PER_PAGE)) if number else None
+    page = SlicePage(NarrowSorted(decks), number or 1, per_page(request, DECKS_PER_PAGE)) if number else None
     context = {
         "page": page,
         "decks": page.object_list if page else [],

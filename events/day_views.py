@@ -4,6 +4,7 @@ pairings, standings as CSV, and the venue's public page of pairings and standing
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import segno
@@ -17,9 +18,13 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from catalog.lookup import catalog_index
+from catalog.models import Card
+from events import meta
 from events import tournament_day as day
-from events.forms import GamesForm, JudgeForm, LatePlayerForm, TournamentSettingsForm
+from events.forms import GamesForm, JudgeForm, LatePlayerForm, MetaForm, TournamentSettingsForm
 from events.models import Event, Match, Player, Round
+from webutil.confirm import unless_confirmed
 from webutil.csv import csv_text
 from webutil.requests import AuthedRequest, HtmxHttpRequest
 
@@ -74,7 +79,42 @@ def day_context(event: Event, number: str | None = None) -> dict[str, Any]:
         "current": shown,
         "newest": rounds[-1] if rounds else None,
         "standings": [(row, names[row.player]) for row in table],
+        "bracket": _bracket(event, names),
     }
+
+
+def _bracket(event: Event, names: dict[int, str]) -> list[Round]:
+    """The top cut's rounds with their matches and names, for the bracket view (one query)."""
+    return [_with_names(r, names) for r in event.tournament_rounds.filter(kind="top").prefetch_related("matches")]
+
+
+@dataclass
+class Placing:
+    place: int
+    name: str
+    general: str  # the general's code, "" when the list has none
+    general_name: str
+    faction: str
+    text: str | None  # the list, when the event's setting makes it public now
+
+
+def results(event: Event) -> tuple[str, list[Placing]]:
+    """The event's stage and its players in final order, each with the general and faction of
+    their list, and the list itself where the event's setting shows it."""
+    current = day.stage(event)
+    shown = day.public_lists(event, current)
+    players = {p.pk: p for p in event.players.select_related("submission")}
+    factions = dict(
+        Card.objects.filter(code__in={p.general for p in players.values() if p.general}).values_list("code", "faction")
+    )
+    index = catalog_index()
+    out = []
+    for place, pk in enumerate(day.placings(event), start=1):
+        p = players[pk]
+        text = p.submission.text if pk in shown and p.submission is not None else None
+        name = index.by_code[p.general].name if p.general in index.by_code else ""
+        out.append(Placing(place, p.name, p.general, name, factions.get(p.general, "") or "", text))
+    return current, out
 
 
 @login_required
@@ -176,6 +216,35 @@ def pair(request: AuthedRequest, event_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def swap(request: AuthedRequest, event_id: int) -> HttpResponse:
+    """Swap two players of the newest round by hand: a rematch is asked about first."""
+    event = _run(request, event_id)
+    try:
+        first, second = int(request.POST.get("first", "")[:19]), int(request.POST.get("second", "")[:19])
+    except ValueError:
+        return _refused(request, event, _("Choose two different players of this round."))
+    rematches = day.swap_rematches(event, first, second)
+    if rematches:
+        names = _names(event)
+        asked = unless_confirmed(
+            request,
+            title=_("Make a rematch?"),
+            message=_("After this swap these players would meet again: %(pairs)s.")
+            % {"pairs": "; ".join(" – ".join(names.get(p, "?") for p in sorted(pair)) for pair in rematches)},
+            button=_("Swap anyway"),
+            back=reverse("events:day", args=[event.pk]),
+        )
+        if asked:
+            return asked
+    try:
+        day.swap(event, first, second)
+    except day.TournamentError as exc:
+        return _refused(request, event, str(exc))
+    return _back(event)
+
+
+@login_required
+@require_POST
 def enter_result(request: AuthedRequest, event_id: int, match_id: int) -> HttpResponse:
     event = _run(request, event_id)
     match = get_object_or_404(Match, round__event=event, pk=match_id)
@@ -237,7 +306,10 @@ def pairings_print(request: AuthedRequest, event_id: int) -> HttpResponse:
 def public_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The venue's page: the current round's pairings and the standings, for anyone with the link."""
     event = get_object_or_404(Event, public_token=token)
-    return render(request, "events/public.html", day_context(event, request.GET.get("round")))
+    context = day_context(event, request.GET.get("round"))
+    context["stage"], context["placings"] = results(event)
+    context["lists_shown"] = any(p.text for p in context["placings"])
+    return render(request, "events/public.html", context)
 
 
 # --- the player's side, behind the event's link ---------------------------------------------------
@@ -319,3 +391,13 @@ def player_context(event: Event, user: Any) -> dict[str, Any]:
         "reported": reported,
         "can_check_in": bool(player and event.checkin_open and not event.tournament_rounds.exists()),
     }
+
+
+def meta_page(request: HtmxHttpRequest) -> HttpResponse:
+    """Generals and factions across public events: share of lists, match-win rate, top-cut
+    conversion; filtered by format and date range."""
+    form = MetaForm(request.GET or None)
+    data = form.cleaned_data if form.is_valid() else {}
+    events = meta.public_events(data.get("format") or "", data.get("since"), data.get("until"))
+    context = {"form": form, **meta.meta(events)}
+    return render(request, "events/meta.html", context, status=400 if form.errors else 200)

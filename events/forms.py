@@ -170,3 +170,9 @@ class GamesForm(forms.Form):
 
 class JudgeForm(forms.Form):
     username = forms.CharField(label=_("Co-organiser's username"), max_length=150)
+
+
+class MetaForm(forms.Form):
+    format = forms.ChoiceField(label=_("Format"), choices=lambda: [("", "—"), *format_choices()], required=False)
+    since = forms.DateField(label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    until = forms.DateField(label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"}))

@@ -154,6 +154,8 @@ class Player(models.Model):
         Submission, null=True, blank=True, on_delete=models.SET_NULL, related_name="tournament_player"
     )
     legal = models.BooleanField(default=False)
+    # The general of the list (a card code), kept for the public results and the meta page.
+    general = models.CharField(max_length=20, blank=True)
     checked_in = models.BooleanField(default=False)
     dropped = models.BooleanField(default=False)
 

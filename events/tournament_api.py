@@ -6,11 +6,13 @@ anyone else), except that a player of the event reports their own match.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, cast
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -25,7 +27,7 @@ from events import tournament_day as day
 from events.models import Event, Match, Player, Round
 from rules_check import FORMATS
 from rules_check.decklist import MAX_BYTES
-from webutil.fields import StrictCharField
+from webutil.fields import StrictBooleanField, StrictCharField
 from webutil.parsers import SafeJSONParser
 
 ERROR = OpenApiResponse(OpenApiTypes.OBJECT, description="{field: [messages]} or {detail: message}")
@@ -47,6 +49,8 @@ def _refused(exc: day.TournamentError) -> ValidationError:
 
 
 class EventInputSerializer(serializers.Serializer):
+    """An event's settings; a new event's deadline lies ahead (as on the events page)."""
+
     name = StrictCharField(max_length=100)
     format = serializers.ChoiceField(choices=list(FORMATS))
     deadline = serializers.DateTimeField()
@@ -58,7 +62,14 @@ class EventInputSerializer(serializers.Serializer):
     draw_points = serializers.IntegerField(min_value=0, max_value=10, required=False)
     loss_points = serializers.IntegerField(min_value=0, max_value=10, required=False)
     lists_public = serializers.ChoiceField(choices=["never", "top_cut", "after"], required=False)
-    checkin_open = serializers.BooleanField(required=False)
+    checkin_open = StrictBooleanField(required=False)
+
+    def validate_deadline(self, value: datetime) -> datetime:
+        if not 2000 <= value.year <= 2999:
+            raise ValidationError(_("Enter a deadline between the years 2000 and 2999."))
+        if self.instance is None and not self.partial and value <= timezone.now():
+            raise ValidationError(_("The deadline must be in the future."))
+        return value
 
 
 class EventOutputSerializer(serializers.Serializer):
@@ -154,8 +165,8 @@ class PlayerInputSerializer(serializers.Serializer):
 
 
 class PlayerPatchSerializer(serializers.Serializer):
-    checked_in = serializers.BooleanField(required=False)
-    dropped = serializers.BooleanField(required=False)
+    checked_in = StrictBooleanField(required=False)
+    dropped = StrictBooleanField(required=False)
 
 
 class PlayerOutputSerializer(serializers.Serializer):

@@ -54,11 +54,13 @@ def _locked(event: Event) -> Event:
 # --- players ---------------------------------------------------------------------------------
 
 
-def _legal(text: str, format_name: str) -> bool:
+def _verdict(text: str, format_name: str) -> tuple[bool, str]:
+    """(legal, general code) of a list; an unreadable list is not legal and has no general."""
     try:
-        return check_list(text, format_name)[1].legal
+        verdict = check_list(text, format_name)[1]
     except DeckListError:
-        return False
+        return False, ""
+    return verdict.legal, verdict.general or ""
 
 
 @transaction.atomic
@@ -66,10 +68,12 @@ def players_from_lists(event: Event) -> int:
     """A player for every list sent to the event that has none yet; returns how many were added."""
     current = _locked(event)
     new = Submission.objects.filter(event=current, tournament_player__isnull=True)
-    players = [
-        Player(event=current, name=s.player_name, user=s.player, submission=s, legal=_legal(s.text, current.format))
-        for s in new
-    ]
+    players = []
+    for s in new:
+        legal, general = _verdict(s.text, current.format)
+        players.append(
+            Player(event=current, name=s.player_name, user=s.player, submission=s, legal=legal, general=general)
+        )
     Player.objects.bulk_create(players)
     return len(players)
 
@@ -79,11 +83,18 @@ def add_player(event: Event, name: str, text: str) -> Player:
     """A late player with a list brought on the day (checked in: they are at the venue)."""
     current = _locked(event)
     try:
-        legal = check_list(text, current.format)[1].legal
+        verdict = check_list(text, current.format)[1]
     except DeckListError as exc:
         raise TournamentError(exc.message_en) from None
     submission = Submission.objects.create(event=current, player=None, player_name=name, text=text)
-    return Player.objects.create(event=current, name=name, submission=submission, legal=legal, checked_in=True)
+    return Player.objects.create(
+        event=current,
+        name=name,
+        submission=submission,
+        legal=verdict.legal,
+        general=verdict.general or "",
+        checked_in=True,
+    )
 
 
 def _started(event: Event) -> bool:
@@ -331,4 +342,110 @@ def pair_top_cut(event: Event) -> Round:
         pairs = [(winners[i], winners[i + 1]) for i in range(0, len(winners), 2)]  # type: ignore[misc]
     round_ = _new_round(current, TOP)
     _create_matches(round_, pairs)
+    return round_
+
+
+# --- where the day stands ----------------------------------------------------------------------
+
+BEFORE, PLAYING, TOP_CUT, FINISHED = "before", "swiss", "top_cut", "finished"
+
+
+def stage(event: Event) -> str:
+    """Before round 1, in the Swiss rounds, in the top cut, or finished (the last round decided)."""
+    rounds = list(event.tournament_rounds.order_by("number").values_list("kind", flat=True))
+    if not rounds:
+        return BEFORE
+    if open_round(event) is not None:
+        return TOP_CUT if rounds[-1] == TOP else PLAYING
+    if rounds[-1] == TOP:
+        last = event.tournament_rounds.order_by("-number").first()
+        return FINISHED if last is not None and last.matches.count() == 1 else TOP_CUT
+    swiss_done = len(rounds) >= event.swiss_rounds(len(active_players(event)))
+    return FINISHED if swiss_done and not event.top_cut else PLAYING
+
+
+def public_lists(event: Event, current_stage: str) -> set[int]:
+    """The players whose lists the event's public page shows, as the event's setting says."""
+    if event.lists_public == "after" and current_stage == FINISHED:
+        return set(event.players.values_list("pk", flat=True))
+    if event.lists_public in ("top_cut", "after") and current_stage in (TOP_CUT, FINISHED):
+        top = event.tournament_rounds.filter(kind=TOP).order_by("number").first()
+        if top is not None and event.lists_public == "top_cut":
+            return {p for m in top.matches.all() for p in (m.player_a_id, m.player_b_id) if p}
+    return set()
+
+
+def placings(event: Event) -> list[int]:
+    """Final order of the players: the top cut by how far each went (the winner first), then
+    everyone else in the standings' order."""
+    order = [row.player for row in standings_of(event)]
+    tops = list(event.tournament_rounds.filter(kind=TOP).order_by("number").prefetch_related("matches"))
+    if not tops:
+        return order
+    reached: dict[int, tuple[int, int]] = {}
+    for depth, round_ in enumerate(tops, start=1):
+        for m in round_.matches.all():
+            won_a = m.done and (m.a_wins or 0) > (m.b_wins or 0)
+            won_b = m.done and (m.b_wins or 0) > (m.a_wins or 0)
+            reached[m.player_a_id] = (depth, int(won_a))
+            if m.player_b_id:
+                reached[m.player_b_id] = (depth, int(won_b))
+    rank = {p: i for i, p in enumerate(order)}
+    top = sorted(reached, key=lambda p: (-reached[p][0], -reached[p][1], rank[p]))
+    return top + [p for p in order if p not in reached]
+
+
+def _met_before(event: Event, round_: Round) -> set[frozenset[int]]:
+    pairs = Match.objects.filter(round__event=event, round__number__lt=round_.number).values_list(
+        "player_a", "player_b"
+    )
+    return {frozenset((a, b)) for a, b in pairs if b is not None}
+
+
+def swap_rematches(event: Event, first: int, second: int) -> list[frozenset[int]]:
+    """The rematches that swapping two players of the newest round would make (for a warning)."""
+    round_ = event.tournament_rounds.order_by("-number").first()
+    if round_ is None:
+        return []
+    pairs = {m.pk: [m.player_a_id, m.player_b_id] for m in round_.matches.all()}
+    if first == second or any({first, second} <= set(seats) for seats in pairs.values()):
+        return []  # no swap at all: swap() says why
+    for seats in pairs.values():
+        for i, p in enumerate(seats):
+            seats[i] = second if p == first else first if p == second else p
+    met = _met_before(event, round_)
+    return [frozenset(s) for s in pairs.values() if None not in s and frozenset(s) in met]  # type: ignore[arg-type]
+
+
+@transaction.atomic
+def swap(event: Event, first: int, second: int) -> Round:
+    """Swap two players between tables of the newest Swiss round, before any result is in. A
+    player never sits at two tables: the two change places, and a bye moves with its seat."""
+    current = _locked(event)
+    round_ = current.tournament_rounds.order_by("-number").first()
+    if round_ is None or round_.kind != SWISS:
+        raise TournamentError(_("Only the newest Swiss round can be changed."))
+    matches = list(round_.matches.select_for_update())
+    if (
+        any(m.done and m.decided_by != BYE_RESULT for m in matches)
+        or Report.objects.filter(match__round=round_).exists()
+    ):
+        raise TournamentError(_("A result is in: the round can no longer be changed."))
+    seat = {}
+    for m in matches:
+        seat[m.player_a_id] = (m, "player_a_id")
+        if m.player_b_id:
+            seat[m.player_b_id] = (m, "player_b_id")
+    if first == second or first not in seat or second not in seat:
+        raise TournamentError(_("Choose two different players of this round."))
+    (m1, f1), (m2, f2) = seat[first], seat[second]
+    if m1.pk == m2.pk:
+        raise TournamentError(_("These two already play each other."))
+    setattr(m1, f1, second)
+    setattr(m2, f2, first)
+    for m in (m1, m2):
+        bye = m.player_b_id is None
+        m.a_wins, m.b_wins, m.draws = (2, 0, 0) if bye else (None, None, None)
+        m.decided_by = BYE_RESULT if bye else ""
+        m.save(update_fields=["player_a_id", "player_b_id", "a_wins", "b_wins", "draws", "decided_by"])
     return round_

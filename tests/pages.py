@@ -26,6 +26,7 @@ PUBLIC = [
     "/decks/{deck}/sample/?seed=7&turn=2&aside=0",
     "/decks/compare/?a={deck}&b={deck}",
     "/t/{public}/",
+    "/events/meta/",
     "/accounts/login/",
     "/accounts/signup/",
     "/accounts/password/reset/",

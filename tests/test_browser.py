@@ -270,3 +270,91 @@ def test_a_card_picture_shows_and_a_missing_one_falls_back_to_the_face(site: str
     page.goto(f"{site}/cards/?view=grid&kind=general")
     shoot(page, "card-grid-with-pictures")
     context.close()
+
+
+def test_a_tournament_day_on_phones(site: str, browser) -> None:  # type: ignore[no-untyped-def]
+    """Eight players check in and report from their phones, three Swiss rounds (a disagreement
+    settled by the organiser), a top 4, and the public results page."""
+    from datetime import timedelta
+
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from events.models import Event, Match, Player, Submission
+
+    organiser, desk = log_in(browser, site, "olga", PHONE)
+    event = Event.objects.create(
+        organiser=get_user_model().objects.get(username="olga"),
+        name="台北冬季賽",
+        deadline=timezone.now() + timedelta(days=1),
+        top_cut=4,
+        checkin_open=True,
+    )
+    phones = {}
+    for n in range(8):
+        context, phone = log_in(browser, site, f"player{n}", PHONE)
+        user = get_user_model().objects.get(username=f"player{n}")
+        Submission.objects.create(event=event, player=user, player_name=f"選手{n}", text=LEGAL_40)
+        phone.goto(f"{site}/e/{event.token}/")
+        phone.click(f'form[action$="/e/{event.token}/check-in/"] button')
+        phone.wait_for_load_state()
+        phones[user.pk] = (context, phone)
+    assert Player.objects.filter(event=event, checked_in=True).count() == 8
+
+    def report(player_pk: int, wins: int, losses: int) -> None:
+        user_id = Player.objects.get(pk=player_pk).user_id
+        phone = phones[user_id][1]
+        phone.goto(f"{site}/e/{event.token}/")
+        form = phone.locator(f'form[action$="/e/{event.token}/report/"]')
+        form.locator('input[name="wins"]').fill(str(wins))
+        form.locator('input[name="losses"]').fill(str(losses))
+        form.locator('input[name="draws"]').fill("0")
+        form.locator("button").click()
+        phone.wait_for_load_state()
+
+    for number in range(1, 4):
+        desk.goto(f"{site}/events/{event.pk}/day/")
+        desk.click('form[action$="/day/pair/"] button:not([name])')
+        desk.wait_for_selector("table.pairings")
+        matches = list(Match.objects.filter(round__event=event, round__number=number).order_by("table"))
+        assert len(matches) == 4
+        for i, match in enumerate(matches):
+            report(match.player_a_id, 2, 1)
+            if number == 1 and i == 0:
+                report(match.player_b_id, 2, 1)  # both say they won
+                assert Match.objects.get(pk=match.pk).disputed
+                desk.goto(f"{site}/events/{event.pk}/day/")
+                form = desk.locator(f'form[action$="/results/{match.pk}/"]')
+                form.locator('input[name="wins"]').fill("2")
+                form.locator('input[name="losses"]').fill("1")
+                form.locator("button").click()
+                desk.wait_for_load_state()
+            else:
+                report(match.player_b_id, 1, 2)
+            settled = Match.objects.get(pk=match.pk)
+            assert (settled.a_wins, settled.b_wins, settled.disputed) == (2, 1, False)
+    desk.goto(f"{site}/events/{event.pk}/day/")
+    assert desk.locator("table.standings tbody tr").count() == 8
+    desk.screenshot(path=str(ARTIFACTS / "tournament-day-phone.png"), full_page=True)
+    for _stage in ("semis", "final"):
+        desk.goto(f"{site}/events/{event.pk}/day/")
+        desk.click('form[action$="/day/pair/"] button[name="top_cut"]')
+        desk.wait_for_selector(".bracket")
+        for match in Match.objects.filter(round__event=event, round__kind="top", a_wins__isnull=True):
+            report(match.player_a_id, 2, 0)
+            report(match.player_b_id, 0, 2)
+    visitor = browser.new_context(viewport=PHONE, locale="zh-TW")
+    public = visitor.new_page()
+    public.goto(f"{site}/t/{event.public_token}/")
+    rows = public.locator("table.cards").first.locator("tbody tr")
+    expect(rows).to_have_count(8)
+    final = Match.objects.filter(round__event=event, round__kind="top").order_by("-round__number").first()
+    winner = Player.objects.get(pk=final.player_a_id).name
+    assert winner in rows.first.inner_text()
+    assert public.locator("pre.listing").count() == 8  # lists public after the event (the default)
+    assert public.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    public.screenshot(path=str(ARTIFACTS / "tournament-results-phone.png"), full_page=True)
+    for context, _phone in phones.values():
+        context.close()
+    visitor.close()
+    organiser.close()

@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from collection.models import AllocatedCard, Allocation
 from decks.models import Deck
-from decks.services import change_entry, set_built, update_deck
+from decks.services import change_entry, set_built, set_tags, update_deck
 from tests.collection_helpers import own
 from tests.conftest import logged_in
 from tests.deck_helpers import make_deck
@@ -86,6 +86,11 @@ def test_built_and_tags_through_the_builder_settings_form(alice_client: Client, 
     mine = alice_client.get("/decks/mine/?tag=比賽").content.decode()
     assert deck.name in mine
     assert deck.name not in alice_client.get("/decks/mine/?tag=other").content.decode()
+    other = make_deck(alice, name="乙牌庫")
+    set_tags(other, ["aaa"])
+    make_deck(alice, name="無標籤")
+    listed = alice_client.get("/decks/mine/?sort=tag").content.decode()
+    assert listed.index("乙牌庫") < listed.index(deck.name) < listed.index("無標籤")  # aaa, testing, none
     too_long = form | {"tags": "x" * 31}
     assert alice_client.post(f"/decks/{deck.pk}/build/", too_long).status_code == 400
 

@@ -308,3 +308,85 @@ def test_a_player_cannot_check_in_once_closed_and_drops_keep_the_record(alice, b
     assert player.post(f"/e/{event.token}/drop/").status_code == 302
     assert Player.objects.get(user=bob).dropped
     assert logged_in(alice).post(f"/e/{event.token}/drop/").status_code == 404  # alice sent no list
+
+
+def test_swapping_two_players_warns_of_a_rematch_and_never_seats_one_twice(alice) -> None:  # type: ignore[no-untyped-def]
+    event = make_event(alice, players=5)
+    play_round(event)
+    round2 = day.pair_next_round(event)
+    tables = list(round2.matches.order_by("table"))
+    a, b = tables[0].player_a_id, tables[0].player_b_id
+    c = tables[1].player_a_id
+    organiser = logged_in(alice)
+    # Swapping a with c: fine or a rematch; when a rematch, the page asks first.
+    rematches = day.swap_rematches(event, a, c)
+    answer = organiser.post(f"/events/{event.pk}/day/swap/", {"first": a, "second": c})
+    if rematches:
+        assert answer.status_code == 200 and "confirm" in answer.content.decode()
+        answer = organiser.post(f"/events/{event.pk}/day/swap/", {"first": a, "second": c, "confirm": "yes"})
+    assert answer.status_code == 302
+    seated = [p for m in round2.matches.all() for p in (m.player_a_id, m.player_b_id) if p]
+    assert sorted(seated) == sorted(set(seated)) and len(seated) == 5
+    assert Match.objects.get(pk=tables[0].pk).player_a_id == c
+    # Two players of one table, or a player against themself: refused.
+    assert organiser.post(f"/events/{event.pk}/day/swap/", {"first": c, "second": b}).status_code == 400
+    assert organiser.post(f"/events/{event.pk}/day/swap/", {"first": c, "second": c}).status_code == 400
+    # The bye moves with its seat and keeps its 2–0.
+    bye = round2.matches.get(player_b__isnull=True)
+    day.swap(event, bye.player_a_id, Match.objects.get(pk=tables[1].pk).player_a_id)
+    assert (Match.objects.get(pk=bye.pk).a_wins, Match.objects.get(pk=bye.pk).decided_by) == (2, "bye")
+    day.enter_result(Match.objects.get(pk=tables[1].pk), 2, 0, 0)
+    with pytest.raises(day.TournamentError):
+        day.swap(event, a, b)
+
+
+@pytest.mark.parametrize("setting, shown_at_cut, shown_after", [("never", 0, 0), ("top_cut", 4, 4), ("after", 0, 8)])
+def test_the_public_page_shows_lists_as_the_setting_says(
+    alice, setting: str, shown_at_cut: int, shown_after: int
+) -> None:  # type: ignore[no-untyped-def]
+    event = make_event(alice, players=8, top_cut=4, lists_public=setting)
+    for _ in range(3):
+        play_round(event)
+    public = Client()
+    page = public.get(f"/t/{event.public_token}/").content.decode()
+    assert page.count('<pre class="listing"') == 0
+    semis = day.pair_top_cut(event)
+    page = public.get(f"/t/{event.public_token}/").content.decode()
+    assert page.count('<pre class="listing"') == shown_at_cut
+    for m in semis.matches.all():
+        day.enter_result(m, 2, 0, 0)
+    final = day.pair_top_cut(event)
+    day.enter_result(final.matches.get(), 0, 2, 0)
+    assert day.stage(event) == day.FINISHED
+    page = public.get(f"/t/{event.public_token}/").content.decode()
+    assert page.count('<pre class="listing"') == shown_after
+    # Final placings: the final's winner first, then the finalist, then the semi-finalists.
+    order = day.placings(event)
+    fm = final.matches.get()
+    assert order[:2] == [fm.player_b_id, fm.player_a_id]
+    assert set(order[2:4]) == {p for m in semis.matches.all() for p in (m.player_a_id, m.player_b_id)} - set(order[:2])
+    assert page.count("劉備") >= 8 and page.count(">蜀<") >= 8  # each player's general and faction
+
+
+def test_the_meta_across_public_events(alice, client: Client) -> None:  # type: ignore[no-untyped-def]
+    from events.meta import meta, public_events
+
+    shown = make_event(alice, players=8, top_cut=4, lists_public="after")
+    hidden = make_event(alice, players=4, lists_public="never")
+    for event in (shown, hidden):
+        play_round(event)
+    # Every list plays 劉備 (LEGAL_40): one general and one faction hold every list.
+    result = meta(public_events())
+    assert result["events"] == 1 and result["lists"] == 8
+    [general] = result["generals"]
+    assert (general.key, general.lists, general.share, general.matches, general.wins) == ("WJ-001", 8, 1.0, 8, 4)
+    assert general.win_rate == 0.5 and general.conversion == 0.0  # no top cut played yet
+    play_round(shown)
+    play_round(shown)
+    day.pair_top_cut(shown)
+    [general] = meta(public_events())["generals"]
+    assert general.conversion == 0.5 and general.matches == 24  # 4 of 8 reached the top 4
+    page = client.get("/events/meta/?format=standard")
+    assert page.status_code == 200 and "share-bars" in page.content.decode() and "劉備" in page.content.decode()
+    assert client.get("/events/meta/?since=not-a-date").status_code == 400
+    assert meta(public_events("classic"))["lists"] == 0

@@ -16,3 +16,12 @@ class StrictCharField(serializers.CharField):
         if not isinstance(data, str):
             self.fail("invalid")
         return str(super().to_internal_value(strip_bidi(data)))
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """true or false only: 0, 1 or "yes" where a JSON boolean belongs is a malformed request."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if type(data) is not bool:
+            self.fail("invalid")
+        return data

@@ -148,3 +148,10 @@ def example(text: str | None) -> str:
             '<code lang="{}">{}</code>', "zh-Hans" if text != textkeys.to_traditional(text) else "zh-Hant", text
         )
     return format_html("<code>{}</code>", text)
+
+
+@register.filter
+def lang_of(text: str | None) -> str:
+    """The `lang` an element of user text needs when it holds Chinese ("" otherwise), for places
+    that take no markup inside (an <option>): `<option lang="{{ name|lang_of }}">`."""
+    return "zh" if text and CJK.search(text) else ""

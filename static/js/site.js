@@ -22,3 +22,18 @@ document.addEventListener(
   },
   true,
 );
+// The round timer: each <time class="round-end"> counts down to the end the server set. Without
+// JavaScript the end time itself is shown.
+function tickRoundTimers() {
+  for (const element of document.querySelectorAll("time.round-end[datetime]")) {
+    const left = Math.round((Date.parse(element.getAttribute("datetime")) - Date.now()) / 1000);
+    const clock = element.querySelector(".left") || element.appendChild(document.createElement("span"));
+    clock.className = "left";
+    const minutes = Math.floor(Math.abs(left) / 60);
+    const seconds = String(Math.abs(left) % 60).padStart(2, "0");
+    clock.textContent = ` (${left < 0 ? "+" : ""}${minutes}:${seconds})`;
+    element.classList.toggle("over", left < 0);
+  }
+}
+tickRoundTimers();
+setInterval(tickRoundTimers, 1000);
