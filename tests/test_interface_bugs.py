@@ -123,3 +123,14 @@ def test_permanent_actions_ask_first_and_change_nothing_until_confirmed(alice_cl
     assert Deck.objects.filter(pk=deck.pk).exists()
     event.refresh_from_db()
     assert not event.locked and Submission.objects.filter(pk=submission.pk).exists()
+
+
+def test_the_first_link_of_every_page_skips_to_its_content(client) -> None:  # type: ignore[no-untyped-def]
+    import re
+
+    for url in ("/", "/cards/", "/decks/", "/check/"):
+        html = client.get(url).content.decode()
+        body = html[html.index("<body") :]
+        first = re.search(r"<a [^>]*>", body)
+        assert first is not None and 'href="#main"' in first.group(0), url
+        assert '<main id="main"' in html

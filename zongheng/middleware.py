@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import logging
 import re
+import time
+import uuid
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
@@ -151,3 +155,40 @@ def _strip_bidi_fields(request: HttpRequest) -> None:
         and (cleaned := _without_bidi(request.POST))
     ):
         request.POST = cleaned  # type: ignore[assignment]  # immutable, as Django's own
+
+
+# A request id as a proxy or a client may send it: short, plain; anything else is replaced.
+_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
+request_log = logging.getLogger("zongheng.requests")
+
+
+class RequestLogMiddleware:
+    """One JSON line per request (method, path, status, time, user, request id), and the id in
+    an `X-Request-ID` answer header: a report from a user, a proxy's log line and the site's own
+    log meet on it. An id the proxy sent is kept; otherwise one is made."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        given = request.headers.get("X-Request-ID", "")
+        request_id = given if _REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
+        request.request_id = request_id  # type: ignore[attr-defined]
+        started = time.perf_counter()
+        response = self.get_response(request)
+        response["X-Request-ID"] = request_id
+        user = getattr(request, "user", None)
+        request_log.info(
+            json.dumps(
+                {
+                    "request_id": request_id,
+                    "method": request.method,
+                    "path": request.path,
+                    "status": response.status_code,
+                    "ms": round((time.perf_counter() - started) * 1000, 1),
+                    "user": user.pk if user is not None and user.is_authenticated else None,
+                },
+                ensure_ascii=False,
+            )
+        )
+        return response

@@ -52,6 +52,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "zongheng.middleware.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -244,6 +245,18 @@ if not DEBUG:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"bare": {"format": "%(message)s"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler"},
+        # The request log's lines are JSON already (zongheng.middleware.RequestLogMiddleware).
+        "requests": {"class": "logging.StreamHandler", "formatter": "bare"},
+    },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
+    "loggers": {
+        "zongheng.requests": {
+            "handlers": ["requests"],
+            "level": env_str("REQUEST_LOG_LEVEL", "INFO"),
+            "propagate": False,
+        },
+    },
 }
