@@ -9,6 +9,7 @@ from django import forms
 from django.db import models
 from django.db.models import F, QuerySet
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from catalog import query
 from catalog.models import Card
@@ -83,7 +84,9 @@ def _choices(enum: type[models.TextChoices]) -> list[tuple[str, str]]:
 
 class CardFilter(django_filters.FilterSet):
     q = QueryFilter(method="filter_q", label=_("Search"), max_length=200)
-    set = ChoicesFilter(field_name="set__code", label=_("Set"), choices=list(SETS.items()))
+    set = ChoicesFilter(
+        field_name="set__code", label=pgettext_lazy("a set of cards", "Set"), choices=list(SETS.items())
+    )
     kind = ChoicesFilter(choices=_choices(Kind), label=_("Kind"))
     troop_class = ChoicesFilter(choices=_choices(TroopClass), label=_("Troop class"))
     faction = ChoicesFilter(choices=_choices(Faction), label=_("Faction"))

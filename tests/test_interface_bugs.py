@@ -134,3 +134,11 @@ def test_the_first_link_of_every_page_skips_to_its_content(client) -> None:  # t
         first = re.search(r"<a [^>]*>", body)
         assert first is not None and 'href="#main"' in first.group(0), url
         assert '<main id="main"' in html
+
+
+def test_set_the_counts_is_not_a_card_set_in_chinese(alice_client) -> None:  # type: ignore[no-untyped-def]
+    # One English word, two meanings: the counter's button (設定) and the card set (系列).
+    alice_client.post("/i18n/setlang/", {"language": "zh-hant", "next": "/"})
+    html = alice_client.get("/cards/YXJQ-003/").content.decode()
+    assert '<button name="action" value="set">設定</button>' in html
+    assert "系列" in alice_client.get("/cards/").content.decode()
