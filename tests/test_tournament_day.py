@@ -387,6 +387,8 @@ def test_the_meta_across_public_events(alice, client: Client) -> None:  # type: 
     [general] = meta(public_events())["generals"]
     assert general.conversion == 0.5 and general.matches == 24  # 4 of 8 reached the top 4
     page = client.get("/events/meta/?format=standard")
-    assert page.status_code == 200 and "share-bars" in page.content.decode() and "劉備" in page.content.decode()
+    html = page.content.decode()
+    assert page.status_code == 200 and html.count('class="share-bars"') == 4 and "劉備" in html
+    assert ">50%<" in html  # the faction's match-win rate, drawn
     assert client.get("/events/meta/?since=not-a-date").status_code == 400
     assert meta(public_events("classic"))["lists"] == 0
