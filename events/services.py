@@ -13,7 +13,8 @@ from django.utils.translation import gettext as _
 
 from decks.batch import problem_lines
 from decks.legality import check_list
-from events.models import Event, Submission
+from events.models import Event, Player, Submission
+from events.tournament_day import list_verdict
 from rules_check import DeckListError, Verdict
 from webutil.csv import csv_text
 
@@ -44,6 +45,9 @@ def submit(event: Event, player: Any, player_name: str, text: str, deck: Any = N
         player=player,
         defaults={"player_name": player_name, "text": text, "deck": deck, "submitted_at": timezone.now()},
     )
+    # A player of the tournament day already made from this list follows the new one.
+    legal, general = list_verdict(text, current.format)
+    Player.objects.filter(submission=submission).update(name=player_name, legal=legal, general=general)
     return submission
 
 

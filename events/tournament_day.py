@@ -54,7 +54,7 @@ def _locked(event: Event) -> Event:
 # --- players ---------------------------------------------------------------------------------
 
 
-def _verdict(text: str, format_name: str) -> tuple[bool, str]:
+def list_verdict(text: str, format_name: str) -> tuple[bool, str]:
     """(legal, general code) of a list; an unreadable list is not legal and has no general."""
     try:
         verdict = check_list(text, format_name)[1]
@@ -70,7 +70,7 @@ def players_from_lists(event: Event) -> int:
     new = Submission.objects.filter(event=current, tournament_player__isnull=True)
     players = []
     for s in new:
-        legal, general = _verdict(s.text, current.format)
+        legal, general = list_verdict(s.text, current.format)
         players.append(
             Player(event=current, name=s.player_name, user=s.player, submission=s, legal=legal, general=general)
         )

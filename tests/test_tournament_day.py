@@ -392,3 +392,16 @@ def test_the_meta_across_public_events(alice, client: Client) -> None:  # type: 
     assert ">50%<" in html  # the faction's match-win rate, drawn
     assert client.get("/events/meta/?since=not-a-date").status_code == 400
     assert meta(public_events("classic"))["lists"] == 0
+
+
+def test_a_list_sent_again_updates_its_player(alice, bob) -> None:  # type: ignore[no-untyped-def]
+    from events import services
+
+    event = make_event(alice, players=1)
+    services.submit(event, bob, "Bob", "1 YXJQ-003\n")
+    day.players_from_lists(event)
+    player = Player.objects.get(user=bob)
+    assert not player.legal and player.general == ""
+    services.submit(event, bob, "Bobby", LEGAL_40)
+    player.refresh_from_db()
+    assert (player.name, player.legal, player.general) == ("Bobby", True, "WJ-001")
