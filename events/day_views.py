@@ -38,6 +38,10 @@ def _back(event: Event) -> HttpResponse:
     return redirect("events:day", event.pk)
 
 
+def _form_message(form: Any) -> str:
+    return " ".join(str(e) for errors in form.errors.values() for e in errors)
+
+
 def _refused(request: HtmxHttpRequest, event: Event, message: str) -> HttpResponse:
     return render(request, "collection/error.html", {"message": message}, status=400)
 
@@ -79,6 +83,7 @@ def day_context(event: Event, number: str | None = None) -> dict[str, Any]:
         "current": shown,
         "newest": rounds[-1] if rounds else None,
         "standings": [(row, names[row.player]) for row in table],
+        "table": table,
         "bracket": _bracket(event, names),
     }
 
@@ -98,7 +103,7 @@ class Placing:
     text: str | None  # the list, when the event's setting makes it public now
 
 
-def results(event: Event) -> tuple[str, list[Placing]]:
+def results(event: Event, table: list[Any] | None = None) -> tuple[str, list[Placing]]:
     """The event's stage and its players in final order, each with the general and faction of
     their list, and the list itself where the event's setting shows it."""
     current = day.stage(event)
@@ -109,7 +114,7 @@ def results(event: Event) -> tuple[str, list[Placing]]:
     )
     index = catalog_index()
     out = []
-    for place, pk in enumerate(day.placings(event), start=1):
+    for place, pk in enumerate(day.placings(event, table), start=1):
         p = players[pk]
         text = p.submission.text if pk in shown and p.submission is not None else None
         name = index.by_code[p.general].name if p.general in index.by_code else ""
@@ -123,6 +128,7 @@ def day_page(request: AuthedRequest, event_id: int) -> HttpResponse:
     day.players_from_lists(event)
     context = day_context(event, request.GET.get("round"))
     players = list(event.players.all())
+    active = len(day.active_players(event))
     context.update(
         {
             "settings_form": TournamentSettingsForm(instance=event),
@@ -130,11 +136,11 @@ def day_page(request: AuthedRequest, event_id: int) -> HttpResponse:
             "judge_form": JudgeForm(),
             "games_form": GamesForm(),
             "players": players,
-            "active": len(day.active_players(event)),
+            "active": active,
             "is_organiser": event.organiser_id == request.user.pk,
             "open_round": day.open_round(event),
             "public_url": request.build_absolute_uri(reverse("events:public", args=[event.public_token])),
-            "swiss_rounds": event.swiss_rounds(len(day.active_players(event))),
+            "swiss_rounds": event.swiss_rounds(active),
         }
     )
     return render(request, "events/day.html", context)
@@ -148,7 +154,7 @@ def day_settings(request: AuthedRequest, event_id: int) -> HttpResponse:
         raise Http404(_("Only the organiser changes the event's settings."))
     form = TournamentSettingsForm(request.POST, instance=event)
     if not form.is_valid():
-        return _refused(request, event, " ".join(str(e) for errors in form.errors.values() for e in errors))
+        return _refused(request, event, _form_message(form))
     form.save()
     messages.success(request, _("Event settings saved."))
     return _back(event)
@@ -190,7 +196,7 @@ def add_late_player(request: AuthedRequest, event_id: int) -> HttpResponse:
     event = _run(request, event_id)
     form = LatePlayerForm(request.POST)
     if not form.is_valid():
-        return _refused(request, event, " ".join(str(e) for errors in form.errors.values() for e in errors))
+        return _refused(request, event, _form_message(form))
     try:
         day.add_player(event, form.cleaned_data["name"], form.cleaned_data["text"])
     except day.TournamentError as exc:
@@ -250,7 +256,7 @@ def enter_result(request: AuthedRequest, event_id: int, match_id: int) -> HttpRe
     match = get_object_or_404(Match, round__event=event, pk=match_id)
     form = GamesForm(request.POST)
     if not form.is_valid():
-        return _refused(request, event, " ".join(str(e) for errors in form.errors.values() for e in errors))
+        return _refused(request, event, _form_message(form))
     try:
         day.enter_result(match, form.cleaned_data["wins"], form.cleaned_data["losses"], form.cleaned_data["draws"])
     except day.TournamentError as exc:
@@ -307,7 +313,7 @@ def public_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The venue's page: the current round's pairings and the standings, for anyone with the link."""
     event = get_object_or_404(Event, public_token=token)
     context = day_context(event, request.GET.get("round"))
-    context["stage"], context["placings"] = results(event)
+    context["stage"], context["placings"] = results(event, context["table"])
     context["lists_shown"] = any(p.text for p in context["placings"])
     return render(request, "events/public.html", context)
 

@@ -261,24 +261,25 @@ class RoundOutputSerializer(serializers.Serializer):
     pairings = PairingSerializer(many=True)
 
 
+def match_json(m: Match) -> dict[str, Any]:
+    return {
+        "table": m.table,
+        "player_a": m.player_a_id,
+        "player_b": m.player_b_id,
+        "a_wins": m.a_wins,
+        "b_wins": m.b_wins,
+        "draws": m.draws,
+        "disputed": m.disputed,
+    }
+
+
 def round_json(round_: Round) -> dict[str, Any]:
     return {
         "number": round_.number,
         "kind": round_.kind,
         "seed": round_.seed,
         "ends": round_.ends,
-        "pairings": [
-            {
-                "table": m.table,
-                "player_a": m.player_a_id,
-                "player_b": m.player_b_id,
-                "a_wins": m.a_wins,
-                "b_wins": m.b_wins,
-                "draws": m.draws,
-                "disputed": m.disputed,
-            }
-            for m in round_.matches.all()
-        ],
+        "pairings": [match_json(m) for m in round_.matches.all()],
     }
 
 
@@ -372,19 +373,7 @@ class ResultView(APIView):
                 match = day.report(match, mine, data["wins"], data["losses"], data["draws"])
         except day.TournamentError as exc:
             raise _refused(exc) from None
-        return Response(
-            PairingSerializer(
-                {
-                    "table": match.table,
-                    "player_a": match.player_a_id,
-                    "player_b": match.player_b_id,
-                    "a_wins": match.a_wins,
-                    "b_wins": match.b_wins,
-                    "draws": match.draws,
-                    "disputed": match.disputed,
-                }
-            ).data
-        )
+        return Response(PairingSerializer(match_json(match)).data)
 
 
 class StandingSerializer(serializers.Serializer):

@@ -375,10 +375,10 @@ def public_lists(event: Event, current_stage: str) -> set[int]:
     return set()
 
 
-def placings(event: Event) -> list[int]:
+def placings(event: Event, table: list[Standing] | None = None) -> list[int]:
     """Final order of the players: the top cut by how far each went (the winner first), then
-    everyone else in the standings' order."""
-    order = [row.player for row in standings_of(event)]
+    everyone else in the standings' order (`table`: the standings, when already at hand)."""
+    order = [row.player for row in (standings_of(event) if table is None else table)]
     tops = list(event.tournament_rounds.filter(kind=TOP).order_by("number").prefetch_related("matches"))
     if not tops:
         return order

@@ -107,6 +107,8 @@ ROUTES = [
     Route("post", "/events/{event}/day/players/add/", 400, (302,), (404,)),
     Route("post", "/events/{event}/day/players/{player}/", 302, (302,), (404,), {"action": "check_in"}),
     Route("post", "/events/{event}/day/pair/", 302, (302,), (404,)),
+    Route("post", "/events/{event}/day/swap/", 400, (302,), (404,), {"first": "x", "second": "y"}),
+    Route("post", "/api/events/{event}/top-cut/", 400, (401,), (404,), {}, json=True),
     Route("post", "/events/{event}/day/results/{match}/", 302, (302,), (404,), {"wins": 2, "losses": 1, "draws": 0}),
     Route("get", "/events/{event}/standings.csv", 200, (302,), (404,)),
     Route("get", "/events/{event}/pairings/", 200, (302,), (404,)),
