@@ -3,6 +3,7 @@ address, and the confirmation for deleting an account."""
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from django import forms
@@ -34,8 +35,10 @@ class ThrottledLoginMixin:
 
     def clean(self) -> dict[str, Any]:
         username = str(self.cleaned_data.get("username") or "").strip().lower()
+        # Hashed: a name as typed may be megabytes of anything, and a cache key should be short.
+        account = hashlib.sha256(username.encode("utf-8", "surrogatepass")).hexdigest()[:32]
         keys = [
-            (f"login:user:{username}", LOGIN_PER_ACCOUNT),
+            (f"login:user:{account}", LOGIN_PER_ACCOUNT),
             (f"login:ip:{client_ip(self.request)}", LOGIN_PER_ADDRESS),
         ]
         waits = [w for key, limit in keys if (w := blocked(key, limit)) is not None]
