@@ -18,11 +18,13 @@ from rest_framework import generics, serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
 
-from catalog import cache_version, images, vocab
+from catalog import cache_version, facts, images, vocab
 from catalog.filters import CardFilter
 from catalog.loading import RECORD_KEYS
-from catalog.models import Card, CardSet
+from catalog.models import Card, CardChange, CardSet
 from webutil.pagination import MAX_PAGE_SIZE
 
 
@@ -137,15 +139,27 @@ class CardOutputSerializer(serializers.ModelSerializer):
     url = serializers.CharField(source="get_absolute_url", read_only=True)
     face = serializers.SerializerMethodField(help_text="The card face drawn from its data, as SVG")
     pictures = serializers.SerializerMethodField(help_text="Uploaded pictures (WebP), or null for a side without one")
+    provenance = serializers.SerializerMethodField(
+        help_text="Per fact: `printed` (the card tables) or the id of the change that supplied it"
+    )
 
     class Meta:
         model = Card
         # The data file's facts, then what the API derives from them.
-        fields = [*RECORD_KEYS, "rarity", "labels", "url", "face", "pictures"]
+        fields = [*RECORD_KEYS, "aliases", "rarity", "labels", "url", "face", "pictures", "provenance"]
         read_only_fields = fields
 
     def get_face(self, card: Card) -> str:
-        return reverse("catalog:card-face", args=[card.code])
+        # Versioned: browsers keep a face for a day, and a reviewed change must show at once.
+        return reverse("catalog:card-face", args=[card.code]) + f"?v={cache_version.current()}"
+
+    @extend_schema_field(
+        {"type": "object", "additionalProperties": {"oneOf": [{"type": "string"}, {"type": "integer"}]}}
+    )
+    def get_provenance(self, card: Card) -> dict[str, str | int]:
+        return {
+            name: card.provenance[name]["change"] if name in card.provenance else facts.PRINTED for name in facts.FACTS
+        }
 
     @extend_schema_field(PicturesSerializer)
     def get_pictures(self, card: Card) -> dict[str, Any]:
@@ -283,3 +297,47 @@ class SetDetailView(CatalogueCacheMixin, generics.RetrieveAPIView):
         if card_set is None:
             raise NotFound(_("No set with the code “%(code)s”.") % {"code": self.kwargs["code"][:40]})
         return card_set
+
+
+class ChangeOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    # "source" is a serializer field's own attribute in DRF: the change's origin is named so.
+    origin = serializers.ChoiceField(
+        choices=CardChange.Source.choices, help_text="printed (a load of the data file), contribution, admin or revert"
+    )
+    changes = serializers.DictField(
+        child=serializers.ListField(child=serializers.JSONField(), min_length=2, max_length=2),
+        help_text="{fact: [before, after]}",
+    )
+    note = serializers.CharField()
+    proposer = serializers.CharField(allow_null=True)
+    reviewer = serializers.CharField(allow_null=True)
+    reverts = serializers.IntegerField(allow_null=True)
+
+
+def change_json(change: CardChange) -> dict[str, Any]:
+    return {
+        "id": change.pk,
+        "created_at": change.created_at,
+        "origin": change.source,
+        "changes": change.changes,
+        "note": change.note,
+        "proposer": change.proposer.username if change.proposer else None,
+        "reviewer": change.reviewer.username if change.reviewer else None,
+        "reverts": change.reverts_id,
+    }
+
+
+class CardHistoryView(APIView):
+    """Every change to one card, newest first (at most 200)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: ChangeOutputSerializer(many=True), 404: ERRORS[404]})
+    def get(self, request: Request, code: str) -> Response:
+        card = Card.objects.by_code(code)
+        if card is None:
+            raise NotFound(_("No card with the code “%(code)s”.") % {"code": code[:40]})
+        changes = CardChange.objects.for_history().filter(card=card)[:200]
+        return Response([ChangeOutputSerializer(change_json(c)).data for c in changes])

@@ -151,6 +151,7 @@ class Picture:
     width: int
     height: int
     thumbnails: dict[int, str]  # width → URL, narrowest first
+    credit: str | None = None  # who photographed it, when it came from a contribution
 
     @property
     def src(self) -> str:
@@ -172,8 +173,9 @@ def _build() -> dict[tuple[int, str], Picture]:
             row.width,
             row.height,
             dict(sorted((int(w), default_storage.url(n)) for w, n in row.thumbnails.items())),
+            row.contributor.username if row.contributor else None,
         )
-        for row in CardImage.objects.all()
+        for row in CardImage.objects.select_related("contributor")
     }
 
 

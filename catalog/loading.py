@@ -14,7 +14,7 @@ from typing import Any
 from django.db import transaction
 
 from catalog import cache_version
-from catalog.models import Card, CardSet, rebuild_search_keys
+from catalog.models import Card, CardChange, CardSet, rebuild_search_keys
 from catalog.vocab import Element, Faction, Kind, Speed, Tier, TroopClass
 from rules_check.codes import normalize_code
 
@@ -52,6 +52,9 @@ RECORD_KEYS = (
     "awakening",
     "random_insert",
 )
+# Written after the others, and only when a card has them: names it had before, and where each
+# fact that did not come from the printed tables came from (a contribution's change id and note).
+OPTIONAL_KEYS = ("aliases", "provenance")
 # What a record sets on its Card (the code identifies it; the set is a foreign key).
 CARD_FIELDS = tuple(key for key in RECORD_KEYS if key not in ("code", "set"))
 
@@ -68,6 +71,8 @@ class LoadReport:
     not_in_file: list[str] = field(default_factory=list)
     sets_added: list[str] = field(default_factory=list)
     sets_changed: list[str] = field(default_factory=list)
+    # (code, fact, the database's contributed value, the file's value)
+    conflicts: list[tuple[str, str, Any, Any]] = field(default_factory=list)
 
     def summary(self) -> str:
         return (
@@ -76,6 +81,12 @@ class LoadReport:
             f" sets: {len(self.sets_added)} added, {len(self.sets_changed)} changed"
             + (f"; {len(self.not_in_file)} in the database but not in the file (kept)" if self.not_in_file else "")
         )
+
+    def conflict_lines(self, preferred: str) -> list[str]:
+        return [
+            f"  conflict: {code} {fact}: contributed {db!r}, file {file!r} ({preferred} kept)"
+            for code, fact, db, file in self.conflicts
+        ]
 
 
 def read_data(path: Path) -> dict[str, Any]:
@@ -115,7 +126,7 @@ def validate_card(index: int, record: Any, set_codes: set[str]) -> dict[str, Any
     where = f"card #{index + 1} ({code!r})"
     if not isinstance(code, str) or normalize_code(code) != code:
         raise CatalogError(f"{where}: 'code' is not a card code as printed (e.g. YXJQ-003, 五道·001)")
-    unknown = set(record) - set(RECORD_KEYS)
+    unknown = set(record) - set(RECORD_KEYS) - set(OPTIONAL_KEYS)
     if unknown:
         raise CatalogError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
     name = record.get("name")
@@ -142,8 +153,22 @@ def validate_card(index: int, record: Any, set_codes: set[str]) -> dict[str, Any
         raise CatalogError(f"{where}: tier and stars go together (both known or both null)")
     if not isinstance(record.get("random_insert", False), bool):
         raise CatalogError(f"{where}: random_insert must be true or false")
+    aliases = record.get("aliases", [])
+    if not isinstance(aliases, list) or not all(isinstance(a, str) and a.strip() for a in aliases):
+        raise CatalogError(f"{where}: aliases must be a list of names")
+    provenance = record.get("provenance", {})
+    if not isinstance(provenance, dict) or not all(
+        key in CARD_FIELDS
+        and isinstance(value, dict)
+        and type(value.get("change")) is int
+        and isinstance(value.get("note", ""), str)
+        for key, value in provenance.items()
+    ):
+        raise CatalogError(f'{where}: provenance must map facts to {{"change": id, "note": text}}')
     clean = {key: record.get(key) for key in RECORD_KEYS}
     clean["random_insert"] = bool(record.get("random_insert", False))
+    clean["aliases"] = aliases
+    clean["provenance"] = provenance
     return clean
 
 
@@ -161,7 +186,32 @@ def validate(data: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str,
     return sets, cards
 
 
-def load_catalog(path: Path = DATA_FILE) -> LoadReport:
+def _merge(card: Card, record: dict[str, Any], prefer_file: bool, report: LoadReport) -> dict[str, Any]:
+    """The values a card takes from its record. A fact someone contributed is never overwritten
+    silently: where the file disagrees (and does not carry that same contribution), the database
+    keeps its value and the conflict is reported, unless the file is preferred."""
+    provenance: dict[str, Any] = {}
+    values: dict[str, Any] = {}
+    for key in CARD_FIELDS:
+        ours, theirs = getattr(card, key), record[key]
+        contributed = card.provenance.get(key)
+        if ours != theirs and contributed and record["provenance"].get(key) != contributed:
+            report.conflicts.append((card.code, key, ours, theirs))
+            if not prefer_file:
+                values[key] = ours
+                provenance[key] = contributed
+                continue
+        values[key] = theirs
+        if key in record["provenance"]:
+            provenance[key] = record["provenance"][key]
+        elif ours == theirs and contributed:
+            provenance[key] = contributed
+    values["provenance"] = provenance
+    values["aliases"] = list(dict.fromkeys([*record["aliases"], *card.aliases]))
+    return values
+
+
+def load_catalog(path: Path = DATA_FILE, *, prefer_file: bool = False) -> LoadReport:
     sets, cards = validate(read_data(path))
     report = LoadReport()
     with transaction.atomic():
@@ -177,23 +227,38 @@ def load_catalog(path: Path = DATA_FILE) -> LoadReport:
                 obj.save()
                 report.sets_changed.append(record["code"])
 
-        existing = {c.code: c for c in Card.objects.all()}
+        existing = {c.code: c for c in Card.objects.select_for_update()}
         to_create: list[Card] = []
         to_update: list[Card] = []
+        history: list[CardChange] = []
         derived = Card.DERIVED_FIELDS
         for position, record in enumerate(cards, start=1):
             set_obj = set_objs[record["set"]] if record["set"] else None
-            values = {k: v for k, v in record.items() if k not in ("code", "set")}
             card = existing.get(record["code"])
             if card is None:
+                values = {k: v for k, v in record.items() if k not in ("code", "set")}
                 card = Card(code=record["code"], set=set_obj, position=position, **values)
                 card.compute_derived()
                 to_create.append(card)
                 report.added.append(card.code)
                 continue
+            values = _merge(card, record, prefer_file, report)
             before = [getattr(card, f) for f in (*values, "set_id", *derived)]
+            facts_before = {k: getattr(card, k) for k in CARD_FIELDS}
+            provenance_before = dict(card.provenance)
             for k, v in values.items():
                 setattr(card, k, v)
+            changed_facts = {k: [facts_before[k], values[k]] for k in CARD_FIELDS if facts_before[k] != values[k]}
+            if changed_facts:
+                history.append(
+                    CardChange(
+                        card=card,
+                        source=CardChange.Source.PRINTED,
+                        changes=changed_facts,
+                        provenance_before={k: provenance_before.get(k) for k in changed_facts},
+                        note=path.name,
+                    )
+                )
             card.set = set_obj
             card.position = position
             card.compute_derived()
@@ -205,7 +270,8 @@ def load_catalog(path: Path = DATA_FILE) -> LoadReport:
                 report.unchanged.append(card.code)
         Card.objects.bulk_create(to_create)
         if to_update:
-            Card.objects.bulk_update(to_update, [*CARD_FIELDS, "set", *derived])
+            Card.objects.bulk_update(to_update, [*CARD_FIELDS, *OPTIONAL_KEYS, "set", *derived])
+        CardChange.objects.bulk_create(history)
         # bulk_create gives ids on SQLite and PostgreSQL alike; the index follows every change
         # (cards without keys too: a database migrated from before the index existed)
         unindexed = list(Card.objects.filter(search_keys_set__isnull=True).exclude(pk__in=[c.pk for c in to_update]))
@@ -214,3 +280,23 @@ def load_catalog(path: Path = DATA_FILE) -> LoadReport:
         if report.added or report.changed or report.sets_added or report.sets_changed or unindexed:
             transaction.on_commit(cache_version.bump)
     return report
+
+
+def export_catalog() -> str:
+    """The database's catalogue in the data file's canonical form: right after a load of the
+    file, the same bytes; after reviewed contributions, the file of the next release."""
+    sets = [
+        {"code": s.code, "name": s.name, "order": s.order, "description": s.description}
+        for s in CardSet.objects.order_by("order", "code")
+    ]
+    cards = []
+    for card in Card.objects.select_related("set").order_by("position", "code"):
+        record = {key: getattr(card, key) for key in RECORD_KEYS if key not in ("code", "set")}
+        record = {"code": card.code, "set": card.set.code if card.set else None, **record}
+        record = {key: record[key] for key in RECORD_KEYS}
+        if card.aliases:
+            record["aliases"] = card.aliases
+        if card.provenance:
+            record["provenance"] = {key: card.provenance[key] for key in CARD_FIELDS if key in card.provenance}
+        cards.append(record)
+    return json.dumps({"sets": sets, "cards": cards}, ensure_ascii=False, indent=1) + "\n"

@@ -44,7 +44,10 @@ class CatalogIndex:
         by_name: dict[str, CardFacts] = {}
         pinyin_owners: dict[str, set[str]] = {}
         pk_by_code: dict[str, int] = {}
+        renamed: list[Card] = []
         for card in Card.objects.order_by("position"):
+            if card.aliases:
+                renamed.append(card)
             facts = card_facts(card)
             by_code[card.code] = facts
             pk_by_code[card.code] = card.pk
@@ -53,6 +56,10 @@ class CatalogIndex:
             by_name.setdefault(card.name_key, facts)
             for reading in filter(None, card.pinyin_key.split("|")):
                 pinyin_owners.setdefault(reading, set()).add(card.name_key)
+        for card in renamed:
+            # A renamed card keeps answering to its old names; a card that now bears one wins.
+            for alias in card.aliases:
+                by_name.setdefault(textkeys.name_key(alias), by_code[card.code])
         by_pinyin = {
             reading: by_name[next(iter(owners))] for reading, owners in pinyin_owners.items() if len(owners) == 1
         }

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import builtins
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -86,6 +87,11 @@ class Card(models.Model):
     text = models.TextField(null=True, blank=True)
     awakening = models.PositiveSmallIntegerField(null=True, blank=True)
     random_insert = models.BooleanField(default=False)
+    # Where each fact came from when not from the printed tables: {"cost": {"change": 12, "note":
+    # "my copy"}}; a fact absent here is as printed. Names the card had before (lists saved under
+    # them still read). Both are written into the data file by exportcatalog.
+    provenance = models.JSONField(default=dict, blank=True)
+    aliases = models.JSONField(default=list, blank=True)
 
     # Derived when the catalogue loads (catalog.loading) or is edited in the admin: never by hand.
     DERIVED_FIELDS = (
@@ -236,6 +242,51 @@ def rebuild_search_keys(cards: list[Card]) -> None:
     )
 
 
+class CardChangeQuerySet(models.QuerySet["CardChange"]):
+    def for_history(self) -> CardChangeQuerySet:
+        return self.select_related("card", "proposer", "reviewer", "reverts").order_by("-created_at", "-pk")
+
+
+class CardChange(models.Model):
+    """One change to a card's facts, whoever made it: a reviewed contribution, a maintainer in
+    the admin, a load of the data file, or a curator's revert. `changes` maps each fact to
+    [before, after]; `provenance_before` keeps what a revert must put back."""
+
+    class Source(models.TextChoices):
+        PRINTED = "printed", "Data file"
+        CONTRIBUTION = "contribution", "Contribution"
+        ADMIN = "admin", "Admin"
+        REVERT = "revert", "Revert"
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="changes")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    source = models.CharField(max_length=12, choices=Source.choices)
+    changes = models.JSONField(default=dict)
+    provenance_before = models.JSONField(default=dict)
+    note = models.CharField(max_length=500, blank=True)
+    proposer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    reviewer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    reverts = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="reverted_by")
+
+    objects = CardChangeQuerySet.as_manager()
+
+    class Meta:
+        indexes = [models.Index(fields=["card", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.card_id} {self.source}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("catalog:card-history", args=[self.card.code]) + f"#change-{self.pk}"
+
+    def rows(self) -> list[tuple[str, object, object]]:
+        return [(name, before, after) for name, (before, after) in self.changes.items()]
+
+
 class CardImage(models.Model):
     """A real picture of one side of a card, uploaded by staff through the admin. The file is
     the cleaned WebP that catalog.images made; thumbnails maps a width to its file."""
@@ -251,6 +302,10 @@ class CardImage(models.Model):
     height = models.PositiveIntegerField(default=0, editable=False)
     thumbnails = models.JSONField(default=dict, blank=True, editable=False)
     uploaded_at = models.DateTimeField(auto_now=True)
+    # Who photographed it, when the picture came from a contribution (credited on the card page).
+    contributor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         ordering = ["card__position", "side"]

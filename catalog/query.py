@@ -19,7 +19,7 @@ from typing import Any
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from catalog import search, textkeys, vocab
+from catalog import facts, search, textkeys, vocab
 from catalog.models import SearchKey
 
 
@@ -44,16 +44,6 @@ class Keyword:
     example: str = ""
 
 
-def _value_words(choices: Any) -> dict[str, str]:
-    """slug, printed Chinese (both scripts) and English label, all lower case, to the slug."""
-    words: dict[str, str] = {}
-    for slug, printed in choices:
-        for word in (slug, printed, textkeys.to_simplified(printed), vocab.ENGLISH.get(slug, slug)):
-            words[word.lower().replace(" ", "")] = slug
-            words[word.lower().replace(" ", "_")] = slug
-    return words
-
-
 def _set_words() -> dict[str, str]:
     words: dict[str, str] = {}
     for code, name in vocab.SETS.items():
@@ -69,7 +59,7 @@ KEYWORDS: tuple[Keyword, ...] = (
         "kind",
         False,
         ("kind", "k", "種類", "种类"),
-        _value_words(vocab.Kind.choices),
+        vocab.value_words(vocab.Kind.choices),
         "the kind of card",
         "kind:tactic",
     ),
@@ -78,7 +68,7 @@ KEYWORDS: tuple[Keyword, ...] = (
         "troop_class",
         False,
         ("class", "c", "類型", "类型"),
-        _value_words(vocab.TroopClass.choices),
+        vocab.value_words(vocab.TroopClass.choices),
         "troop class",
         "class:騎兵",
     ),
@@ -87,7 +77,7 @@ KEYWORDS: tuple[Keyword, ...] = (
         "faction",
         False,
         ("faction", "f", "陣營", "阵营"),
-        _value_words(vocab.Faction.choices),
+        vocab.value_words(vocab.Faction.choices),
         "faction of a general",
         "faction:wei",
     ),
@@ -105,7 +95,7 @@ KEYWORDS: tuple[Keyword, ...] = (
         "tier",
         False,
         ("tier", "r", "等級", "等级"),
-        _value_words(vocab.Tier.choices),
+        vocab.value_words(vocab.Tier.choices),
         "rarity metal",
         "tier:silver",
     ),
@@ -115,18 +105,36 @@ KEYWORDS: tuple[Keyword, ...] = (
     Keyword("health", "health", True, ("health", "生命"), None, "troop health", "health>=5"),
     Keyword("life", "life", True, ("life", "血量"), None, "a general's life", "life>=35"),
     Keyword(
-        "speed", "speed", False, ("speed", "速度"), _value_words(vocab.Speed.choices), "tactic speed", "speed:fast"
+        "speed", "speed", False, ("speed", "速度"), vocab.value_words(vocab.Speed.choices), "tactic speed", "speed:fast"
     ),
     Keyword(
         "element",
         "element",
         False,
         ("element", "e", "屬性", "属性"),
-        _value_words(vocab.Element.choices),
+        vocab.value_words(vocab.Element.choices),
         "tactic element",
         "e:fire",
     ),
     Keyword("text", "search_blob", False, ("text", "t", "技能", "文字"), None, "skills text", 't:"造成2點傷害"'),
+    Keyword(
+        "is",
+        "",
+        False,
+        ("is", "是"),
+        {"incomplete": "incomplete", "不完整": "incomplete", "待補": "incomplete", "待补": "incomplete"},
+        "cards that lack a fact their kind prints",
+        "is:incomplete",
+    ),
+    Keyword(
+        "missing",
+        "",
+        False,
+        ("missing", "缺", "缺少"),
+        facts.MISSING_WORDS,
+        "cards of a kind that prints this fact, without it",
+        "missing:cost",
+    ),
 )
 _BY_ALIAS = {alias.lower(): kw for kw in KEYWORDS for alias in kw.aliases}
 _OPS = ("<=", ">=", "!=", ":", "=", "<", ">")
@@ -343,7 +351,12 @@ def _term(token: Token) -> Q:
                 % {"value": token.text, "keyword": keyword.name, "values": examples},
                 token.position,
             )
-        cond = Q(**{keyword.field: slug})
+        if keyword.name == "is":
+            cond = facts.incomplete()
+        elif keyword.name == "missing":
+            cond = facts.FACTS[slug].missing()
+        else:
+            cond = Q(**{keyword.field: slug})
     elif keyword.name == "affiliation":
         cond = Q(affiliation__contains=textkeys.to_traditional(token.text)) | Q(affiliation__contains=token.text)
     else:  # text

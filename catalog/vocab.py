@@ -6,6 +6,8 @@ label is game data, shown as the card prints it; Simplified is derived with open
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import models
 
 from rules_check import model as rules
@@ -96,3 +98,16 @@ ENGLISH: dict[str, str] = {
     "gold": "Gold",
     "jade": "Jade",
 }
+
+
+def value_words(choices: Any) -> dict[str, str]:
+    """slug, printed Chinese (both scripts) and English label, all lower case, to the slug: what
+    the query language and a contributed fact accept."""
+    from catalog import textkeys  # opencc loads once, when a word list is first made
+
+    words: dict[str, str] = {}
+    for slug, printed in choices:
+        for word in (slug, printed, textkeys.to_simplified(printed), ENGLISH.get(slug, slug)):
+            words[word.lower().replace(" ", "")] = slug
+            words[word.lower().replace(" ", "_")] = slug
+    return words

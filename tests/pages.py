@@ -1,5 +1,7 @@
 """Every page of the site, for the harnesses that walk them all (languages, layout and axe).
-A new page joins one of these lists. Placeholders: {deck}, {event}, {token} (the owner's)."""
+A new page joins one of these lists. Placeholders: {deck}, {event}, {token} (the owner's),
+{proposal} (the owner's, open), {review} (another player's, for the owner to review: the owner
+is a curator)."""
 
 from __future__ import annotations
 
@@ -27,6 +29,9 @@ PUBLIC = [
     "/decks/compare/?a={deck}&b={deck}",
     "/t/{public}/",
     "/events/meta/",
+    "/cards/incomplete/",
+    "/changes/",
+    "/cards/五道·002/history/",
     "/accounts/login/",
     "/accounts/signup/",
     "/accounts/password/reset/",
@@ -55,6 +60,12 @@ PRIVATE = [
     "/accounts/",
     "/accounts/delete/",
     "/e/{token}/",
+    "/cards/五道·001/propose/",
+    "/contributions/",
+    "/contributions/{proposal}/",
+    "/contributions/{proposal}/edit/",
+    "/contributions/{review}/",
+    "/review/",
 ]
 # Print sheets are A4 pages, not screens: the layout test leaves them out.
 PRINT_SHEETS = frozenset({"/decks/{deck}/sheet/", "/events/{event}/sheets/"})
@@ -73,3 +84,20 @@ def paired_round(event: Any) -> None:
     round_ = day.pair_next_round(event)
     match = round_.matches.filter(player_b__isnull=False).first()
     day.enter_result(match, 2, 1, 0)
+
+
+def contributions(owner: Any) -> dict[str, int]:
+    """The owner proposes a fact, is a curator, and has another player's proposal to review;
+    a third, approved, gives a card a history."""
+    from django.contrib.auth import get_user_model
+
+    from contributions import services
+    from tests.contribution_helpers import make_curator, propose
+
+    make_curator(owner)
+    mine = propose(owner, cost="3", text="登場時，摸一張牌。")
+    player = get_user_model().objects.create_user("contributor", password="contributor-password-1")
+    review = propose(player, code="五道·003", troop_class="騎兵", tier="銀", stars="2")
+    approved = propose(player, code="五道·002", cost="2", note="我的卡，第二刷")
+    services.approve(approved.pk, owner)
+    return {"proposal": mine.pk, "review": review.pk}

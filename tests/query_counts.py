@@ -19,8 +19,9 @@ from django.utils import timezone
 
 from catalog.images import pictures_for
 from catalog.lookup import catalog_index
-from catalog.models import Card
+from catalog.models import Card, CardChange
 from collection.services import set_counts
+from contributions.models import Proposal
 from decks.data import DeckData
 from decks.models import Deck
 from decks.services import refresh_verdicts, save_deck
@@ -66,7 +67,19 @@ def report() -> dict[str, dict[str, int]]:
         for _round in range(2):
             for match in day.pair_next_round(event).matches.filter(player_b__isnull=False):
                 day.enter_result(match, 2, 1, 0)
-        setups[size] = {"client": client, "deck": deck, "list": text, "event": event}
+        # Contributions: `size` proposals of the user's (a curator's queue too), `size` changes of a card.
+        user.is_staff = True
+        user.save(update_fields=["is_staff"])
+        Proposal.objects.bulk_create(
+            [Proposal(card=cards[i % 20], author=user, facts={"cost": i}, note=f"n{i}") for i in range(size)]
+        )
+        CardChange.objects.bulk_create(
+            [
+                CardChange(card=cards[size], source="contribution", changes={"cost": [i, i + 1]}, proposer=user)
+                for i in range(size)
+            ]
+        )
+        setups[size] = {"client": client, "deck": deck, "list": text, "event": event, "changed": cards[size]}
     anonymous = Client()
     # What each process builds once per catalogue version (the card index, the picture index) is
     # built before measuring: the report counts what every request costs, not the first one.
@@ -174,4 +187,11 @@ def report() -> dict[str, dict[str, int]]:
         "POST /check/",
         lambda n: _count(anonymous, "post", "/check/", {"list": setups[n]["list"], "format": "standard"}),
     )
+    for page in ("/contributions/", "/review/", "/api/proposals/", "/changes/", "/changes/feed/", "/cards/incomplete/"):
+        measure(f"GET {page}", lambda n, page=page: _count(setups[n]["client"], "get", page))
+    for page in ("/cards/{}/history/", "/api/cards/{}/history/"):
+        measure(
+            f"GET {page.format('<code>')}",
+            lambda n, page=page: _count(anonymous, "get", page.format(setups[n]["changed"].code)),
+        )
     return rows

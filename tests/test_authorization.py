@@ -4,6 +4,7 @@ shows in bob's lists. For events, alice is the organiser: her event is as privat
 
 from __future__ import annotations
 
+import io
 import json
 from dataclasses import dataclass
 from datetime import timedelta
@@ -13,10 +14,14 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from catalog.models import CardChange
 from collection.models import CollectionChange
+from contributions import services
 from events.models import Event, Match, Submission
 from tests.collection_helpers import own
+from tests.contribution_helpers import propose
 from tests.deck_helpers import make_deck
+from tests.image_helpers import picture_bytes
 from tests.pages import paired_round
 
 pytestmark = pytest.mark.django_db
@@ -150,11 +155,33 @@ ROUTES = [
     Route("get", "/api/decks/compare/?a={deck}&b={deck}", 200, (404,), (404,)),
     Route("patch", "/api/decks/{deck}/", 200, (401,), (404,), {"built": True, "tags": ["x"]}, json=True),
     Route("delete", "/api/decks/{deck}/", 204, (401,), (404,)),
+    # contributions: {proposal} is alice's, open, with a photo; alice is no curator, so she
+    # may not review (not even her own); {cardchange} is a change to a card's facts
+    Route("get", "/cards/五道·001/propose/", 200, (302,), (200,)),
+    Route("get", "/contributions/", 200, (302,), (200,)),
+    Route("get", "/contributions/{proposal}/", 200, (302,), (404,)),
+    Route("get", "/contributions/{proposal}/edit/", 200, (302,), (404,)),
+    Route("post", "/contributions/{proposal}/edit/", 302, (302,), (404,), {"note": "x", "cost": "4"}),
+    Route("get", "/contributions/{proposal}/photos/front/", 200, (302,), (404,)),
+    Route("post", "/contributions/{proposal}/withdraw/", 200, (302,), (404,)),
+    Route("post", "/contributions/{proposal}/withdraw/", 302, (302,), (404,), {"confirm": "yes"}),
+    Route("post", "/contributions/{proposal}/approve/", 403, (302,), (404,)),
+    Route("post", "/contributions/{proposal}/reject/", 403, (302,), (404,), {"reason": "x"}),
+    Route("get", "/review/", 403, (302,), (403,)),
+    Route("post", "/changes/{cardchange}/revert/", 403, (302,), (403,), {"confirm": "yes"}),
+    Route(
+        "post", "/api/cards/五道·001/proposals/", 201, (401,), (201,), {"facts": {"cost": 2}, "note": "x"}, json=True
+    ),
+    Route("get", "/api/proposals/", 200, (401,), (200,)),
+    Route("get", "/api/proposals/{proposal}/", 200, (401,), (404,)),
+    Route("post", "/api/proposals/{proposal}/photos/", 400, (401,), (404,), {"side": "front"}),
+    Route("post", "/api/proposals/{proposal}/approve/", 403, (401,), (404,), {}, json=True),
+    Route("post", "/api/proposals/{proposal}/reject/", 403, (401,), (404,), {"reason": "x"}, json=True),
 ]
 
 
 @pytest.fixture
-def world(alice, bob):  # type: ignore[no-untyped-def]
+def world(alice, bob, charlie, media_root):  # type: ignore[no-untyped-def]
     own(alice, YXJQ_003=5, WJ_001=(1, 1))
     deck = make_deck(alice, name=SECRET)
     change = CollectionChange.objects.filter(user=alice).first()
@@ -162,7 +189,13 @@ def world(alice, bob):  # type: ignore[no-untyped-def]
     submission = Submission.objects.create(event=event, player_name="阿明", text="3 YXJQ-003\n武將: WJ-001\n")
     paired_round(event)
     match = Match.objects.filter(round__event=event, player_b__isnull=False).order_by("table").first()
+    proposal = propose(alice, cost="3", note=SECRET)
+    services.add_photo(proposal.pk, alice, "front", io.BytesIO(picture_bytes("PNG", (30, 40))))
+    other = propose(bob, code="五道·002", cost="2")
+    services.approve(other.pk, charlie)
     return {
+        "proposal": proposal.pk,
+        "cardchange": CardChange.objects.get(card__code="五道·002").pk,
         "deck": deck.pk,
         "change": change.pk,
         "event": event.pk,

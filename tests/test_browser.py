@@ -358,3 +358,58 @@ def test_a_tournament_day_on_phones(site: str, browser) -> None:  # type: ignore
         context.close()
     visitor.close()
     organiser.close()
+
+
+def test_a_player_completes_a_card_and_a_curator_approves_it(site: str, browser, media_root, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import json
+    from urllib.parse import quote
+
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    from tests.contribution_helpers import WD_CARD, make_curator
+    from tests.image_helpers import picture_bytes
+
+    player, phone = log_in(browser, site, "penny", PHONE)
+    phone.goto(f"{site}/cards/{WD_CARD}/")
+    phone.click("text=提出修訂")
+    phone.fill("#id_cost", "3")
+    phone.fill("#id_text", "登場時，摸一張牌。")
+    phone.fill("#id_note", "我的卡，第二刷")
+    phone.set_input_files(
+        "#id_front",
+        files=[{"name": "front.jpg", "mimeType": "image/jpeg", "buffer": picture_bytes("JPEG", (300, 420))}],
+    )
+    phone.click("form.proposal-form button[type=submit]")
+    phone.wait_for_selector(".status-open")
+    assert phone.locator(".photos img").evaluate("img => img.naturalWidth") > 0  # the author sees the photo
+    shoot(phone, "proposal-phone")
+
+    curator, desk = log_in(browser, site, "cora")
+    make_curator(get_user_model().objects.get(username="cora"))
+    desk.goto(f"{site}/review/")
+    desk.click("table a[href^='/contributions/']")
+    expect(desk.locator(".diff-table ins").first).to_be_visible()
+    desk.click("section.review form button[type=submit] >> text=核准")
+    desk.wait_for_url(lambda url: url.endswith("/review/"))
+
+    phone.goto(f"{site}/cards/{WD_CARD}/")
+    expect(phone.locator(".card-text").first).to_have_text("登場時，摸一張牌。")
+    expect(phone.locator("a.provenance").first).to_be_visible()
+    expect(phone.locator(".face-large img.face-image")).to_be_visible()  # the photo is the card's picture now
+    shoot(phone, "card-after-contribution-phone")
+    data = phone.request.get(f"{site}/api/cards/{quote(WD_CARD)}/").json()
+    assert data["cost"] == 3 and isinstance(data["provenance"]["cost"], int)
+    phone.goto(f"{site}/cards/?q=set%3Awd+cost%3D3")
+    expect(phone.locator(f"a[href='/cards/{quote(WD_CARD)}/']").first).to_be_visible()
+    phone.goto(f"{site}/cards/{WD_CARD}/history/")
+    expect(phone.locator(".changes li")).to_have_count(1)
+    expect(phone.locator(".changes")).to_contain_text("我的卡，第二刷")
+    player.close()
+    curator.close()
+
+    target = tmp_path / "cards.json"
+    call_command("exportcatalog", str(target))
+    record = next(c for c in json.loads(target.read_text(encoding="utf-8"))["cards"] if c["code"] == WD_CARD)
+    assert record["cost"] == 3 and record["text"] == "登場時，摸一張牌。"
+    assert record["provenance"]["cost"]["note"] == "我的卡，第二刷"

@@ -18,7 +18,7 @@ from events.models import Event, Submission
 from tests.collection_helpers import own
 from tests.deck_helpers import make_deck
 from tests.language_check import unmarked_chinese
-from tests.pages import PRIVATE, PUBLIC, paired_round
+from tests.pages import PRIVATE, PUBLIC, contributions, paired_round
 
 pytestmark = pytest.mark.django_db
 LOCALE = Path(__file__).resolve().parent.parent / "locale"
@@ -31,7 +31,13 @@ def places(alice):  # type: ignore[no-untyped-def]
     event = Event.objects.create(organiser=alice, name="台北冬季賽", deadline=timezone.now() + timedelta(days=2))
     Submission.objects.create(event=event, player_name="王小明", text="武將: 劉備\n3 新兵\n")
     paired_round(event)
-    return {"deck": deck.pk, "event": event.pk, "token": event.token, "public": event.public_token}
+    return {
+        "deck": deck.pk,
+        "event": event.pk,
+        "token": event.token,
+        "public": event.public_token,
+        **contributions(alice),
+    }
 
 
 def english(client: Client) -> Client:

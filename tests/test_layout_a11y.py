@@ -22,7 +22,7 @@ from django.utils import timezone
 from tests.browser_fixtures import ARTIFACTS, CHROMIUM
 from tests.collection_helpers import own
 from tests.deck_helpers import make_deck
-from tests.pages import PRINT_SHEETS, PRIVATE, PUBLIC, paired_round
+from tests.pages import PRINT_SHEETS, PRIVATE, PUBLIC, contributions, paired_round
 
 pytestmark = [
     pytest.mark.browser,
@@ -52,6 +52,7 @@ def world(site):  # type: ignore[no-untyped-def]
     event = Event.objects.create(organiser=owner, name="台北冬季賽", deadline=timezone.now() + timedelta(days=2))
     paired_round(event)
     places = {"deck": deck.pk, "event": event.pk, "token": event.token, "public": event.public_token}
+    places |= contributions(owner)
     return {"site": site, "owner": owner, "places": places}
 
 

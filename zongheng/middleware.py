@@ -62,6 +62,10 @@ def body_limits() -> list[tuple[str, int]]:
         ("/collection/import/", MAX_IMPORT_BYTES + overhead),
         ("/decks/archive/", MAX_ZIP_BYTES + overhead),
         ("/admin/", 2 * IMAGE_BYTES + overhead),  # a card's front and back on one page
+        # a proposal with photos of both sides (the form at /cards/<code>/propose/ and its edit)
+        ("/cards/", 2 * IMAGE_BYTES + overhead),
+        ("/contributions/", 2 * IMAGE_BYTES + overhead),
+        ("/api/proposals/", IMAGE_BYTES + overhead),
     ]
 
 

@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_htmx",
     "catalog",
+    "contributions",
     "collection",
     "decks",
     "events",
@@ -81,6 +82,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
+                "contributions.context.contributions",
             ],
         },
     },
@@ -176,6 +178,9 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_URL = "/media/"
 MEDIA_ROOT = Path(env_str("MEDIA_ROOT") or BASE_DIR / "media")
+# Photos of proposals not yet reviewed: never under MEDIA_ROOT, which is served to anyone.
+# Unset, they go beside it, in private-media/.
+PRIVATE_MEDIA_ROOT = env_str("PRIVATE_MEDIA_ROOT") or None
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

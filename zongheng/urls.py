@@ -10,6 +10,7 @@ from catalog import urls as catalog_urls
 from catalog import views as catalog_views
 from collection import api as collection_api
 from collection import catalog_pages
+from contributions import api as contributions_api
 from decks import check_api, deck_api
 from events import tournament_api
 from zongheng import views as zongheng_views
@@ -17,6 +18,13 @@ from zongheng import views as zongheng_views
 api_patterns = [
     path("cards/", catalog_api.CardListView.as_view(), name="card-list"),
     path("cards/<str:code>/", catalog_api.CardDetailView.as_view(), name="card-detail"),
+    path("cards/<str:code>/history/", catalog_api.CardHistoryView.as_view(), name="card-history"),
+    path("cards/<str:code>/proposals/", contributions_api.CardProposalsView.as_view(), name="card-proposals"),
+    path("proposals/", contributions_api.ProposalListView.as_view(), name="proposal-list"),
+    path("proposals/<int:proposal_id>/", contributions_api.ProposalDetailView.as_view(), name="proposal-detail"),
+    path("proposals/<int:proposal_id>/photos/", contributions_api.ProposalPhotoView.as_view(), name="proposal-photos"),
+    path("proposals/<int:proposal_id>/approve/", contributions_api.ApproveView.as_view(), name="proposal-approve"),
+    path("proposals/<int:proposal_id>/reject/", contributions_api.RejectView.as_view(), name="proposal-reject"),
     path("sets/", catalog_api.SetListView.as_view(), name="set-list"),
     path("sets/<str:code>/", catalog_api.SetDetailView.as_view(), name="set-detail"),
     path("legality/", check_api.LegalityView.as_view(), name="legality"),
@@ -64,6 +72,7 @@ catalog_patterns = [
 #   /check/                   decks: the checker (check_views, check_api)
 #   /decks/                   decks: saved decks (deck_views, deck_api)
 #   /collection/ /share/      collection
+#   /contributions/ /review/ /cards/<code>/propose/   contributions
 #   /events/ /e/              events
 #   /accounts/                accounts
 #   /api/                     each app's API, listed above
@@ -76,6 +85,7 @@ urlpatterns = [
     path("", include((catalog_patterns, "catalog"))),
     path("", include("decks.urls")),
     path("", include("collection.urls")),
+    path("", include("contributions.urls")),
     path("", include("events.urls")),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/", accounts.account, name="account"),

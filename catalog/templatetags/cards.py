@@ -155,3 +155,49 @@ def lang_of(text: str | None) -> str:
     """The `lang` an element of user text needs when it holds Chinese ("" otherwise), for places
     that take no markup inside (an <option>): `<option lang="{{ name|lang_of }}">`."""
     return "zh" if text and CJK.search(text) else ""
+
+
+@register.filter
+def fact_value(value: object, name: str) -> str:
+    """A card fact as shown in a diff or history: labels for slugs, card text in the reader's
+    script (marked as Chinese), numbers as they are; unknown when there is none."""
+    from django.utils.translation import gettext
+
+    if value is None or value == "":
+        return format_html('<span class="unknown">{}</span>', gettext("unknown"))
+    if name in ("troop_class", "faction", "speed", "element", "tier", "kind"):
+        return label(str(value))
+    if isinstance(value, str):
+        return zh(value) if CJK.search(value) else value
+    return str(value)
+
+
+@register.filter
+def fact_label(name: str) -> str:
+    """The name of a fact in the reader's language (catalog.facts defines them once)."""
+    from catalog.facts import FACTS
+
+    fact = FACTS.get(name)
+    return str(fact.label) if fact else name
+
+
+@register.filter
+def fact_of(card: object, name: str) -> str:
+    """A card's current value of one fact, shown as fact_value shows it."""
+    return fact_value(getattr(card, name, None), name)
+
+
+@register.simple_tag
+def provenance(card: object, *names: str) -> str:
+    """Beside a fact: a link to the contribution it came from; nothing for a fact as printed."""
+    from django.urls import reverse
+    from django.utils.translation import gettext
+
+    found = getattr(card, "provenance", None) or {}
+    for name in names:
+        source = found.get(name)
+        if source and source.get("change"):
+            url = reverse("catalog:card-history", args=[card.code]) + f"#change-{source['change']}"  # type: ignore[attr-defined]
+            text = gettext("contributed, change #%(id)s") % {"id": source["change"]}
+            return format_html(' <a class="provenance" href="{}">({})</a>', url, text)
+    return ""

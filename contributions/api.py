@@ -1,0 +1,260 @@
+"""Contributions over the API: propose facts of a card, add photos, and (curators) review.
+
+A proposal is its author's and the curators' only: anyone else gets a 404.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import APIException, NotFound, PermissionDenied, ValidationError
+from rest_framework.parsers import MultiPartParser
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from catalog import facts
+from catalog.models import Card
+from contributions import services
+from contributions.models import MAX_NOTE, Proposal, ProposalPhoto
+from webutil.fields import StrictBooleanField, StrictCharField
+from webutil.parsers import SafeJSONParser
+
+ERROR = OpenApiResponse(OpenApiTypes.OBJECT, description="{field: [messages]} or {detail: message}")
+FACTS_SCHEMA = {
+    "type": "object",
+    "description": "Fact names as in the card JSON, each with its new value",
+    "additionalProperties": {"oneOf": [{"type": "string", "maxLength": facts.MAX_TEXT}, {"type": "integer"}]},
+    "maxProperties": len(facts.FACTS),
+}
+
+
+class Conflict(APIException):
+    status_code = status.HTTP_409_CONFLICT
+
+
+class TooMany(APIException):
+    status_code = status.HTTP_429_TOO_MANY_REQUESTS
+
+
+def _refused(exc: services.ContributionError) -> APIException:
+    if exc.status == 404:
+        return NotFound(exc.message)
+    if exc.status == 403:
+        return PermissionDenied(exc.message)
+    if exc.status == 409:
+        return Conflict(exc.message)
+    if exc.status == 429:
+        return TooMany(exc.message)
+    return ValidationError({exc.fact or "detail": [exc.message]})
+
+
+class FactsField(serializers.JSONField):
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, dict):
+            raise ValidationError(_("Facts must be an object of fact names and values."))
+        return data
+
+
+class ProposalInputSerializer(serializers.Serializer):
+    facts = FactsField(required=False, default=dict)
+    note = StrictCharField(max_length=MAX_NOTE, help_text="Where the facts come from: “my copy, 2nd printing”")
+
+
+class ApproveInputSerializer(serializers.Serializer):
+    facts = FactsField(required=False, help_text="The curator's edit of the proposed facts (optional)")
+    confirm = StrictBooleanField(required=False, default=False, help_text="Apply although the card changed since")
+
+
+class RejectInputSerializer(serializers.Serializer):
+    reason = StrictCharField(max_length=MAX_NOTE)
+
+
+class PhotoInputSerializer(serializers.Serializer):
+    image = serializers.FileField()
+    side = serializers.ChoiceField(choices=ProposalPhoto.Side.values)
+
+
+class ProposalOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    card = serializers.CharField(help_text="The card's code")
+    author = serializers.CharField()
+    status = serializers.ChoiceField(choices=Proposal.Status.values)
+    facts = serializers.JSONField()
+    base = serializers.JSONField(help_text="The card's values of those facts when proposed")
+    note = serializers.CharField()
+    photos = serializers.ListField(child=serializers.CharField(), help_text="The sides with a photo")
+    created_at = serializers.DateTimeField()
+    reviewer = serializers.CharField(allow_null=True)
+    reviewed_at = serializers.DateTimeField(allow_null=True)
+    reason = serializers.CharField()
+    change = serializers.IntegerField(allow_null=True, help_text="The history entry an approval made")
+
+
+def proposal_json(proposal: Proposal) -> dict[str, Any]:
+    return {
+        "id": proposal.pk,
+        "card": proposal.card.code,
+        "author": proposal.author.username,
+        "status": proposal.status,
+        "facts": proposal.facts,
+        "base": proposal.base,
+        "note": proposal.note,
+        "photos": [p.side for p in proposal.photos.all()],
+        "created_at": proposal.created_at,
+        "reviewer": proposal.reviewer.username if proposal.reviewer else None,
+        "reviewed_at": proposal.reviewed_at,
+        "reason": proposal.reason,
+        "change": proposal.change_id,
+    }
+
+
+def _proposal(request: Request, proposal_id: int) -> Proposal:
+    proposal = Proposal.objects.for_lists().filter(pk=proposal_id).first()
+    if proposal is None or not (proposal.author_id == request.user.pk or facts.is_curator(request.user)):
+        raise NotFound(_("No such proposal."))
+    return proposal
+
+
+def _json_body(properties: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
+    return {"application/json": {"type": "object", "properties": properties, "required": required or []}}
+
+
+def _fresh(proposal_id: int) -> dict[str, Any]:
+    return ProposalOutputSerializer(proposal_json(Proposal.objects.for_lists().get(pk=proposal_id))).data
+
+
+class CardProposalsView(APIView):
+    permission_classes = [IsAuthenticated]
+    parser_classes = [SafeJSONParser]
+
+    @extend_schema(
+        request=_json_body({"facts": FACTS_SCHEMA, "note": {"type": "string", "maxLength": MAX_NOTE}}, ["note"]),
+        responses={201: ProposalOutputSerializer, 400: ERROR, 401: ERROR, 404: ERROR, 429: ERROR},
+    )
+    def post(self, request: Request, code: str) -> Response:
+        card = Card.objects.by_code(code)
+        if card is None:
+            raise NotFound(_("No card with the code “%(code)s”.") % {"code": code[:40]})
+        payload = ProposalInputSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        try:
+            proposal = services.propose(
+                request.user, card, payload.validated_data["facts"], payload.validated_data["note"]
+            )
+        except services.ContributionError as exc:
+            raise _refused(exc) from None
+        return Response(_fresh(proposal.pk), status=status.HTTP_201_CREATED)
+
+
+class ProposalListView(APIView):
+    """Your own proposals (`mine=1`, the default for everyone but curators); curators see all,
+    narrowed by `status`."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("mine", OpenApiTypes.INT, enum=[0, 1]),
+            OpenApiParameter("status", OpenApiTypes.STR, enum=Proposal.Status.values),
+        ],
+        responses={200: ProposalOutputSerializer(many=True), 400: ERROR, 401: ERROR},
+    )
+    def get(self, request: Request) -> Response:
+        mine = request.query_params.get("mine", "")
+        wanted = request.query_params.get("status", "")
+        if mine not in ("", "0", "1"):
+            raise ValidationError({"mine": [_("Use 1 or 0.")]})
+        if wanted and wanted not in Proposal.Status.values:
+            raise ValidationError(
+                {"status": [_("Use one of %(values)s.") % {"values": ", ".join(Proposal.Status.values)}]}
+            )
+        rows = Proposal.objects.for_lists()
+        if mine == "1" or not facts.is_curator(request.user):
+            rows = rows.of(request.user)
+        if wanted:
+            rows = rows.filter(status=wanted)
+        return Response([ProposalOutputSerializer(proposal_json(p)).data for p in rows[:200]])
+
+
+class ProposalDetailView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: ProposalOutputSerializer, 401: ERROR, 404: ERROR})
+    def get(self, request: Request, proposal_id: int) -> Response:
+        return Response(ProposalOutputSerializer(proposal_json(_proposal(request, proposal_id))).data)
+
+
+class ProposalPhotoView(APIView):
+    permission_classes = [IsAuthenticated]
+    parser_classes = [MultiPartParser]
+
+    @extend_schema(
+        request={"multipart/form-data": PhotoInputSerializer},
+        responses={201: ProposalOutputSerializer, 400: ERROR, 401: ERROR, 404: ERROR, 409: ERROR},
+    )
+    def post(self, request: Request, proposal_id: int) -> Response:
+        proposal = _proposal(request, proposal_id)
+        payload = PhotoInputSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        try:
+            services.add_photo(
+                proposal.pk, request.user, payload.validated_data["side"], payload.validated_data["image"]
+            )
+        except services.ContributionError as exc:
+            raise _refused(exc) from None
+        return Response(_fresh(proposal.pk), status=status.HTTP_201_CREATED)
+
+
+class ApproveView(APIView):
+    permission_classes = [IsAuthenticated]
+    parser_classes = [SafeJSONParser]
+
+    @extend_schema(
+        request=_json_body({"facts": FACTS_SCHEMA, "confirm": {"type": "boolean"}}),
+        responses={200: ProposalOutputSerializer, 400: ERROR, 401: ERROR, 403: ERROR, 404: ERROR, 409: ERROR},
+    )
+    def post(self, request: Request, proposal_id: int) -> Response:
+        proposal = _proposal(request, proposal_id)
+        payload = ApproveInputSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        try:
+            services.approve(
+                proposal.pk,
+                request.user,
+                payload.validated_data.get("facts"),
+                confirm=payload.validated_data["confirm"],
+            )
+        except services.StaleProposal as exc:
+            # The three values as JSON values (an exception's detail would make them strings).
+            stale = [
+                {"fact": n, "proposed_on": then, "now": now, "proposed": value} for n, then, now, value in exc.rows
+            ]
+            return Response({"detail": exc.message, "stale": stale}, status=status.HTTP_409_CONFLICT)
+        except services.ContributionError as exc:
+            raise _refused(exc) from None
+        return Response(_fresh(proposal.pk))
+
+
+class RejectView(APIView):
+    permission_classes = [IsAuthenticated]
+    parser_classes = [SafeJSONParser]
+
+    @extend_schema(
+        request=RejectInputSerializer,
+        responses={200: ProposalOutputSerializer, 400: ERROR, 401: ERROR, 403: ERROR, 404: ERROR, 409: ERROR},
+    )
+    def post(self, request: Request, proposal_id: int) -> Response:
+        proposal = _proposal(request, proposal_id)
+        payload = RejectInputSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        try:
+            services.reject(proposal.pk, request.user, payload.validated_data["reason"])
+        except services.ContributionError as exc:
+            raise _refused(exc) from None
+        return Response(_fresh(proposal.pk))

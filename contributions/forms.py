@@ -1,0 +1,58 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from catalog import facts
+from catalog.models import Card
+from contributions.models import MAX_NOTE
+
+
+class ProposalForm(forms.Form):
+    """One optional field per fact the card may have, shown beside its current value; the note
+    on the source is required. Values are read as the query language reads them (slugs, Chinese
+    in either script, English), and checked in contributions.services."""
+
+    note = forms.CharField(
+        label=_("Source"),
+        max_length=MAX_NOTE,
+        help_text=_("Where the facts come from, for example “my copy, 2nd printing”."),
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+    front = forms.FileField(label=_("Photo of the front"), required=False)
+    back = forms.FileField(label=_("Photo of the back"), required=False)
+
+    def __init__(self, card: Card, *args: Any, photos: bool = True, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.card = card
+        self.fact_names = [fact.name for fact in facts.offered(card)]
+        for fact in facts.offered(card):
+            widget: forms.Widget
+            if fact.kind == "text" and fact.max_length > 100:
+                widget = forms.Textarea(attrs={"rows": 4, "lang": "zh-Hant"})
+            elif fact.kind == "int":
+                widget = forms.TextInput(attrs={"inputmode": "numeric"})
+            else:
+                widget = forms.TextInput()
+            self.fields[fact.name] = forms.CharField(
+                label=fact.label, required=False, max_length=fact.max_length if fact.kind != "int" else 4, widget=widget
+            )
+        if not photos:
+            del self.fields["front"], self.fields["back"]
+        # The note last but one, photos last: the facts come first on a phone.
+        order = [*self.fact_names, "note", "front", "back"]
+        self.order_fields(order)
+
+    def fact_fields(self) -> list[Any]:
+        return [self[name] for name in self.fact_names]
+
+    def other_fields(self) -> list[Any]:
+        return [self[name] for name in ("note", "front", "back") if name in self.fields]
+
+    def proposed(self) -> dict[str, str]:
+        return {name: self.cleaned_data[name] for name in self.fact_names if self.cleaned_data.get(name, "").strip()}
+
+    def uploads(self) -> dict[str, Any]:
+        return {side: self.cleaned_data[side] for side in ("front", "back") if self.cleaned_data.get(side)}

@@ -1,0 +1,108 @@
+"""Proposed changes of card facts (修訂提案), with photos, waiting for a curator's review."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+from catalog.models import Card, CardChange
+from contributions.storage import private_storage
+
+# At most this many open proposals per person: a queue curators can get through.
+MAX_OPEN = 20
+MAX_NOTE = 500
+
+
+class ProposalQuerySet(models.QuerySet["Proposal"]):
+    def open(self) -> ProposalQuerySet:
+        return self.filter(status=Proposal.Status.OPEN)
+
+    def of(self, user: Any) -> ProposalQuerySet:
+        return self.filter(author=user)
+
+    def for_lists(self) -> ProposalQuerySet:
+        return self.select_related("card", "author", "reviewer").prefetch_related("photos").order_by("-created_at")
+
+    def visible_to(self, user: Any, curator: bool) -> ProposalQuerySet:
+        """A proposal is its author's and the curators' business only."""
+        return self if curator else self.filter(author=user)
+
+
+class Proposal(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "open"
+        APPROVED = "approved", "approved"
+        REJECTED = "rejected", "rejected"
+        WITHDRAWN = "withdrawn", "withdrawn"
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="proposals")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="proposals")
+    # The proposed facts ({"cost": 3, "text": "…"}) and the card's values for them when proposed,
+    # so that a reviewer sees what changed since.
+    facts = models.JSONField(default=dict)
+    base = models.JSONField(default=dict)
+    note = models.CharField(max_length=MAX_NOTE)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    reviewer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    reviewed_at = models.DateTimeField(null=True, blank=True)
+    reason = models.CharField(max_length=MAX_NOTE, blank=True)
+    change = models.ForeignKey(CardChange, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    # False from the review until the author has seen it (the header counts these).
+    seen = models.BooleanField(default=True)
+
+    objects = ProposalQuerySet.as_manager()
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["author", "status"]),
+            models.Index(fields=["status", "created_at"]),
+            models.Index(fields=["author", "seen"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.card_id} {self.status}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("contributions:detail", args=[self.pk])
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == self.Status.OPEN
+
+    def rows(self) -> list[tuple[str, Any, Any, Any]]:
+        """Each proposed fact: (name, when proposed, now, proposed)."""
+        return [(name, self.base.get(name), getattr(self.card, name), value) for name, value in self.facts.items()]
+
+    @property
+    def is_stale(self) -> bool:
+        return any(then != now for _name, then, now, _value in self.rows())
+
+
+class ProposalPhoto(models.Model):
+    class Side(models.TextChoices):
+        FRONT = "front", "front"
+        BACK = "back", "back"
+
+    proposal = models.ForeignKey(Proposal, on_delete=models.CASCADE, related_name="photos")
+    side = models.CharField(max_length=5, choices=Side.choices)
+    image = models.FileField(storage=private_storage, max_length=200, editable=False)
+    width = models.PositiveIntegerField(default=0)
+    height = models.PositiveIntegerField(default=0)
+    digest = models.CharField(max_length=16, default="")
+
+    class Meta:
+        ordering = ["proposal", "side"]
+        constraints = [models.UniqueConstraint(fields=["proposal", "side"], name="one_photo_per_proposal_side")]
+
+    def __str__(self) -> str:
+        return f"{self.proposal_id} {self.side}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("contributions:photo", args=[self.proposal_id, self.side])

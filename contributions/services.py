@@ -1,0 +1,227 @@
+"""Proposing, editing, withdrawing and reviewing contributions. Each write is one transaction
+under a row lock: two curators approving at once apply a proposal once; two tabs proposing at
+once never pass the open-proposal limit."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import IO, Any
+
+from django.contrib.auth import get_user_model
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from catalog import facts, images
+from catalog.models import Card, CardChange, CardImage
+from contributions.models import MAX_NOTE, MAX_OPEN, Proposal, ProposalPhoto
+
+
+class ContributionError(ValueError):
+    """A request that changes nothing, with the reason in words; `fact` names the field at fault."""
+
+    def __init__(self, message: str, fact: str = "", status: int = 400) -> None:
+        super().__init__(message)
+        self.message = message
+        self.fact = fact
+        self.status = status
+
+
+class StaleProposal(ContributionError):
+    """The card changed since the proposal was made: the reviewer must see and confirm."""
+
+    def __init__(self, rows: list[tuple[str, Any, Any, Any]]) -> None:
+        super().__init__(_("The card changed since this was proposed: check the values and confirm."), status=409)
+        self.rows = rows
+
+
+def _checked(card: Card, raw: Mapping[str, Any], *, photos: bool = False) -> dict[str, Any]:
+    """The proposed facts, parsed, without those equal to the card's values already."""
+    if not isinstance(raw, Mapping):
+        raise ContributionError(_("Facts must be an object of fact names and values."), "facts")
+    try:
+        clean = facts.check(raw, card) if raw else {}
+    except facts.FactError as exc:
+        raise ContributionError(exc.message, exc.fact) from None
+    clean = {name: value for name, value in clean.items() if getattr(card, name) != value}
+    if not clean and not photos:
+        raise ContributionError(_("Nothing differs from the card as it is: change at least one fact."), "facts")
+    return clean
+
+
+def _note(note: Any) -> str:
+    if not isinstance(note, str) or not note.strip():
+        raise ContributionError(_("Say where the facts come from (your copy, its printing)."), "note")
+    if len(note) > MAX_NOTE or "\x00" in note:
+        raise ContributionError(_("The note is at most %(n)d characters.") % {"n": MAX_NOTE}, "note")
+    return note.strip()
+
+
+def propose(user: Any, card: Card, raw: Mapping[str, Any], note: Any, *, photos: bool = False) -> Proposal:
+    clean_note = _note(note)
+    clean = _checked(card, raw, photos=photos)
+    with transaction.atomic():
+        # The author's row is the lock: two tabs counting open proposals at once wait in turn.
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+        if Proposal.objects.of(user).open().count() >= MAX_OPEN:
+            raise ContributionError(
+                _("You have %(n)d proposals waiting for review: wait for some to be reviewed first.") % {"n": MAX_OPEN},
+                status=429,
+            )
+        return Proposal.objects.create(
+            card=card, author=user, facts=clean, base=facts.current(card, list(clean)), note=clean_note
+        )
+
+
+def _locked_open(proposal_id: int) -> Proposal:
+    proposal = Proposal.objects.select_for_update().select_related("card").filter(pk=proposal_id).first()
+    if proposal is None:
+        raise ContributionError(_("No such proposal."), status=404)
+    if not proposal.is_open:
+        raise ContributionError(_("This proposal was already reviewed or withdrawn."), status=409)
+    return proposal
+
+
+def edit(proposal_id: int, user: Any, raw: Mapping[str, Any], note: Any, *, photos: bool = False) -> Proposal:
+    clean_note = _note(note)
+    with transaction.atomic():
+        proposal = _locked_open(proposal_id)
+        if proposal.author_id != user.pk:
+            raise ContributionError(_("No such proposal."), status=404)
+        clean = _checked(proposal.card, raw, photos=photos or proposal.photos.exists())
+        proposal.facts = clean
+        proposal.base = facts.current(proposal.card, list(clean))
+        proposal.note = clean_note
+        proposal.save()
+        return proposal
+
+
+def withdraw(proposal_id: int, user: Any) -> Proposal:
+    with transaction.atomic():
+        proposal = _locked_open(proposal_id)
+        if proposal.author_id != user.pk:
+            raise ContributionError(_("No such proposal."), status=404)
+        proposal.status = Proposal.Status.WITHDRAWN
+        proposal.save(update_fields=["status", "updated_at"])
+        _drop_photos(proposal)
+        return proposal
+
+
+def add_photo(proposal_id: int, user: Any, side: Any, upload: IO[bytes]) -> ProposalPhoto:
+    """A photo of the card's front or back, cleaned as every upload is (content checked, EXIF
+    applied, metadata gone), kept private until the proposal is approved."""
+    if side not in ProposalPhoto.Side.values:
+        raise ContributionError(_("The side is front or back."), "side")
+    try:
+        clean = images.clean_upload(upload)
+    except images.ImageRejected as exc:
+        raise ContributionError(str(exc), "image") from None
+    with transaction.atomic():
+        proposal = _locked_open(proposal_id)
+        if proposal.author_id != user.pk:
+            raise ContributionError(_("No such proposal."), status=404)
+        photo = ProposalPhoto.objects.filter(proposal=proposal, side=side).first() or ProposalPhoto(
+            proposal=proposal, side=side
+        )
+        old = photo.image.name if photo.pk else ""
+        name = photo.image.storage.save(f"proposals/{proposal.pk}/{side}-{clean.digest}.webp", ContentFile(clean.data))
+        photo.image.name = name
+        photo.width, photo.height, photo.digest = clean.width, clean.height, clean.digest
+        photo.save()
+        if old and old != name:
+            storage = photo.image.storage
+            transaction.on_commit(lambda: storage.delete(old))
+        return photo
+
+
+def _drop_photos(proposal: Proposal) -> None:
+    photos = list(proposal.photos.all())
+    if not photos:
+        return
+    storage = photos[0].image.storage
+    names = [p.image.name for p in photos]
+    transaction.on_commit(lambda: [storage.delete(n) for n in names if storage.exists(n)])
+
+
+def _reviewable(proposal_id: int, reviewer: Any) -> Proposal:
+    if not facts.is_curator(reviewer):
+        raise ContributionError(_("Only curators review proposals."), status=403)
+    proposal = _locked_open(proposal_id)
+    if proposal.author_id == reviewer.pk:
+        raise ContributionError(_("Nobody reviews their own proposal."), status=403)
+    return proposal
+
+
+def approve(
+    proposal_id: int, reviewer: Any, edited: Mapping[str, Any] | None = None, *, confirm: bool = False
+) -> Proposal:
+    """Apply a proposal (or the curator's edit of it) in one transaction: the facts, with their
+    provenance and history, and the photos as the card's pictures, credited to the author."""
+    with transaction.atomic():
+        proposal = _reviewable(proposal_id, reviewer)
+        card = Card.objects.select_for_update().get(pk=proposal.card_id)
+        proposal.card = card
+        photos = list(proposal.photos.all())
+        values = proposal.facts if edited is None else _checked(card, edited, photos=bool(photos))
+        stale = [
+            (name, proposal.base.get(name), getattr(card, name), value)
+            for name, value in values.items()
+            if name in proposal.base and proposal.base[name] != getattr(card, name)
+        ]
+        if stale and not confirm:
+            raise StaleProposal(stale)
+        try:
+            # Checked again against the card as it is now (a metal needs its stars).
+            values = facts.check(values, card) if values else {}
+        except facts.FactError as exc:
+            raise ContributionError(exc.message, exc.fact) from None
+        change = facts.apply_change(
+            card,
+            values,
+            source=CardChange.Source.CONTRIBUTION,
+            note=proposal.note,
+            proposer=proposal.author,
+            reviewer=reviewer,
+        )
+        for photo in photos:
+            with photo.image.open("rb") as handle:
+                clean = images.CleanImage(handle.read(), photo.width, photo.height, photo.digest)
+            picture = CardImage.objects.filter(card=card, side=photo.side).first() or CardImage(
+                card=card, side=photo.side
+            )
+            picture.contributor = proposal.author
+            images.store(picture, clean)
+        _drop_photos(proposal)
+        proposal.status = Proposal.Status.APPROVED
+        proposal.reviewer, proposal.reviewed_at, proposal.change, proposal.seen = (
+            reviewer,
+            timezone.now(),
+            change,
+            False,
+        )
+        if edited is not None:
+            proposal.facts = values
+        proposal.save()
+        return proposal
+
+
+def reject(proposal_id: int, reviewer: Any, reason: Any) -> Proposal:
+    if not isinstance(reason, str) or not reason.strip() or len(reason) > MAX_NOTE or "\x00" in reason:
+        raise ContributionError(_("Give the author a reason (at most %(n)d characters).") % {"n": MAX_NOTE}, "reason")
+    with transaction.atomic():
+        proposal = _reviewable(proposal_id, reviewer)
+        proposal.status = Proposal.Status.REJECTED
+        proposal.reviewer, proposal.reviewed_at, proposal.reason, proposal.seen = (
+            reviewer,
+            timezone.now(),
+            reason.strip(),
+            False,
+        )
+        proposal.save()
+        _drop_photos(proposal)
+        return proposal
+
+
+def mark_seen(user: Any) -> None:
+    Proposal.objects.of(user).filter(seen=False).update(seen=True)

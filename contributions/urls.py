@@ -1,0 +1,16 @@
+from django.urls import path
+
+from contributions import views
+
+app_name = "contributions"
+urlpatterns = [
+    path("cards/<str:code>/propose/", views.propose, name="propose"),
+    path("contributions/", views.mine, name="mine"),
+    path("contributions/<int:pk>/", views.detail, name="detail"),
+    path("contributions/<int:pk>/edit/", views.edit, name="edit"),
+    path("contributions/<int:pk>/withdraw/", views.withdraw, name="withdraw"),
+    path("contributions/<int:pk>/photos/<str:side>/", views.photo, name="photo"),
+    path("contributions/<int:pk>/approve/", views.approve, name="approve"),
+    path("contributions/<int:pk>/reject/", views.reject, name="reject"),
+    path("review/", views.queue, name="queue"),
+]
