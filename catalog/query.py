@@ -18,6 +18,7 @@ from typing import Any
 
 from django.db.models import Q
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from catalog import facts, search, textkeys, vocab
 from catalog.models import SearchKey
@@ -40,7 +41,7 @@ class Keyword:
     numeric: bool
     aliases: tuple[str, ...]
     values: dict[str, str] | None = None  # accepted word -> stored slug (None: free text)
-    help: str = ""
+    help: Any = ""  # a lazy translation: the syntax page shows it in the reader's language
     example: str = ""
 
 
@@ -53,14 +54,14 @@ def _set_words() -> dict[str, str]:
 
 
 KEYWORDS: tuple[Keyword, ...] = (
-    Keyword("set", "set__code", False, ("set", "s", "系列"), _set_words(), "the set", "set:yxjq"),
+    Keyword("set", "set__code", False, ("set", "s", "系列"), _set_words(), gettext_lazy("the set"), "set:yxjq"),
     Keyword(
         "kind",
         "kind",
         False,
         ("kind", "k", "種類", "种类"),
         vocab.value_words(vocab.Kind.choices),
-        "the kind of card",
+        gettext_lazy("the kind of card"),
         "kind:tactic",
     ),
     Keyword(
@@ -69,7 +70,7 @@ KEYWORDS: tuple[Keyword, ...] = (
         False,
         ("class", "c", "類型", "类型"),
         vocab.value_words(vocab.TroopClass.choices),
-        "troop class",
+        gettext_lazy("troop class"),
         "class:騎兵",
     ),
     Keyword(
@@ -78,7 +79,7 @@ KEYWORDS: tuple[Keyword, ...] = (
         False,
         ("faction", "f", "陣營", "阵营"),
         vocab.value_words(vocab.Faction.choices),
-        "faction of a general",
+        gettext_lazy("faction of a general"),
         "faction:wei",
     ),
     Keyword(
@@ -87,7 +88,7 @@ KEYWORDS: tuple[Keyword, ...] = (
         False,
         ("affiliation", "a", "所屬", "所属"),
         None,
-        "the troop's affiliation as printed, in either script",
+        gettext_lazy("the troop's affiliation as printed, in either script"),
         "a:羽林",
     ),
     Keyword(
@@ -96,16 +97,24 @@ KEYWORDS: tuple[Keyword, ...] = (
         False,
         ("tier", "r", "等級", "等级"),
         vocab.value_words(vocab.Tier.choices),
-        "rarity metal",
+        gettext_lazy("rarity metal"),
         "tier:silver",
     ),
-    Keyword("stars", "stars", True, ("stars", "星", "星級", "星级"), None, "rarity stars, 1 to 5", "stars>=4"),
-    Keyword("cost", "cost", True, ("cost", "費用", "费用"), None, "cost", "cost<=3"),
-    Keyword("power", "power", True, ("power", "戰力", "战力"), None, "troop power", "power>2"),
-    Keyword("health", "health", True, ("health", "生命"), None, "troop health", "health>=5"),
-    Keyword("life", "life", True, ("life", "血量"), None, "a general's life", "life>=35"),
     Keyword(
-        "speed", "speed", False, ("speed", "速度"), vocab.value_words(vocab.Speed.choices), "tactic speed", "speed:fast"
+        "stars", "stars", True, ("stars", "星", "星級", "星级"), None, gettext_lazy("rarity stars, 1 to 5"), "stars>=4"
+    ),
+    Keyword("cost", "cost", True, ("cost", "費用", "费用"), None, gettext_lazy("cost"), "cost<=3"),
+    Keyword("power", "power", True, ("power", "戰力", "战力"), None, gettext_lazy("troop power"), "power>2"),
+    Keyword("health", "health", True, ("health", "生命"), None, gettext_lazy("troop health"), "health>=5"),
+    Keyword("life", "life", True, ("life", "血量"), None, gettext_lazy("a general's life"), "life>=35"),
+    Keyword(
+        "speed",
+        "speed",
+        False,
+        ("speed", "速度"),
+        vocab.value_words(vocab.Speed.choices),
+        gettext_lazy("tactic speed"),
+        "speed:fast",
     ),
     Keyword(
         "element",
@@ -113,17 +122,25 @@ KEYWORDS: tuple[Keyword, ...] = (
         False,
         ("element", "e", "屬性", "属性"),
         vocab.value_words(vocab.Element.choices),
-        "tactic element",
+        gettext_lazy("tactic element"),
         "e:fire",
     ),
-    Keyword("text", "search_blob", False, ("text", "t", "技能", "文字"), None, "skills text", 't:"造成2點傷害"'),
+    Keyword(
+        "text",
+        "search_blob",
+        False,
+        ("text", "t", "技能", "文字"),
+        None,
+        gettext_lazy("skills text"),
+        't:"造成2點傷害"',
+    ),
     Keyword(
         "is",
         "",
         False,
         ("is", "是"),
         {"incomplete": "incomplete", "不完整": "incomplete", "待補": "incomplete", "待补": "incomplete"},
-        "cards that lack a fact their kind prints",
+        gettext_lazy("cards that lack a fact their kind prints"),
         "is:incomplete",
     ),
     Keyword(
@@ -132,7 +149,7 @@ KEYWORDS: tuple[Keyword, ...] = (
         False,
         ("missing", "缺", "缺少"),
         facts.MISSING_WORDS,
-        "cards of a kind that prints this fact, without it",
+        gettext_lazy("cards of a kind that prints this fact, without it"),
         "missing:cost",
     ),
 )

@@ -6,6 +6,7 @@ from django.core.paginator import Paginator
 from django.db.models import QuerySet
 from django.http import HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 
 from catalog import cache_version, query
 from catalog.filters import CardFilter
@@ -56,7 +57,8 @@ def card_list(request: HtmxHttpRequest, cards: QuerySet[Card] | None = None) -> 
 def card_detail(request: HtmxHttpRequest, code: str, cards: QuerySet[Card] | None = None) -> HttpResponse:
     canonical = normalize_code(code)
     if canonical is None:
-        return render(request, "404.html", {"message": f"「{code[:40]}」不是卡牌編號"}, status=404)
+        message = _("“%(code)s” is not a card code.") % {"code": code[:40]}
+        return render(request, "404.html", {"message": message}, status=404)
     if canonical != code:
         return HttpResponsePermanentRedirect(Card(code=canonical).get_absolute_url())
     card = get_object_or_404(Card.objects.with_set() if cards is None else cards, code=canonical)
@@ -96,16 +98,18 @@ def syntax(request: HtmxHttpRequest) -> HttpResponse:
         {"keyword": kw, "values": sorted(set(kw.values.values())) if kw.values else []} for kw in query.KEYWORDS
     ]
     examples = [
-        ("liubei", "pinyin"),
-        ("lb", "initials"),
-        ("刘备", "Simplified"),
-        ("yxjq3", "a code"),
-        ("class:騎兵 cost<=3", "keywords together"),
-        ("faction:wei or faction:wu", "either"),
-        ("set:yxjq -kind:general", "minus"),
-        ("(s:yxjq or s:lshj) c:cavalry", "groups"),
-        ('t:"造成2點傷害"', "a phrase of skills text"),
-        ("stars>=4 tier:silver", "rarity"),
+        ("liubei", _("full pinyin")),
+        ("lb", _("initials")),
+        ("刘备", _("Simplified")),
+        ("yxjq3", _("a card code")),
+        ("class:騎兵 cost<=3", _("keywords together")),
+        ("faction:wei or faction:wu", _("either")),
+        ("set:yxjq -kind:general", _("minus")),
+        ("(s:yxjq or s:lshj) c:cavalry", _("groups")),
+        ('t:"造成2點傷害"', _("a phrase of skills text")),
+        ("stars>=4 tier:silver", _("rarity")),
+        ("is:incomplete set:wd", _("cards still lacking a fact")),
+        ("missing:cost", _("cards whose cost is not yet recorded")),
     ]
     return render(request, "catalog/syntax.html", {"keywords": keywords, "examples": examples})
 

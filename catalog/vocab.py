@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 from rules_check import model as rules
 
@@ -63,6 +64,13 @@ class Tier(models.TextChoices):
 
 # The sets, as the glossary names them (the data file holds the same four).
 SETS: dict[str, str] = {"YXJQ": "英雄崛起", "LSHJ": "亂世黃巾", "GMGD": "詭謀官渡", "WD": "補充系列（五道）"}
+
+# What each set is, in the reader's language (the data file's description is the Chinese one).
+SET_DESCRIPTIONS: dict[str, Any] = {
+    "YXJQ": gettext_lazy("Base set"),
+    "LSHJ": gettext_lazy("Core set"),
+    "WD": gettext_lazy("Supplementary series"),
+}
 
 # Sort order of the metals: iron < bronze < silver < gold < jade.
 TIER_RANK: dict[str, int] = {tier.value: rank for rank, tier in enumerate(Tier, start=1)}

@@ -230,7 +230,7 @@ def add_decks(user: Any, incoming: list[Incoming]) -> list[Deck]:
     with transaction.atomic():
         for item in incoming:
             deck = services.save_deck(
-                Deck(owner=user, public=item.public, archived=item.archived), item.data, note=_("imported")
+                Deck(owner=user, public=item.public, archived=item.archived), item.data, note="imported"
             )
             if item.versions:
                 deck.versions.all().delete()

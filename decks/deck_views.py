@@ -94,7 +94,7 @@ def new_deck(request: AuthedRequest) -> HttpResponse:
     deck = services.save_deck(
         Deck(owner=request.user),
         DeckData(name=_("New deck"), format="standard", general=None, main={}, reinforcements={}),
-        note=_("created"),
+        note="created",
     )
     return redirect("decks:build", deck.pk)
 
@@ -119,7 +119,7 @@ def build(request: AuthedRequest, deck_id: int) -> HttpResponse:
                 data.name, data.format, data.description = settings["name"], settings["format"], settings["description"]
                 current.public, current.archived = settings["public"], settings["archived"]
 
-            services.update_deck(deck, change, note=_("settings"))
+            services.update_deck(deck, change, note="settings")
             services.set_built(deck, settings["built"])
             services.set_tags(deck, settings["tags"])
             messages.success(request, _("Saved."))
@@ -312,7 +312,7 @@ def import_deck(request: AuthedRequest) -> HttpResponse:
         except intake.DeckInputError as exc:
             form.add_error("text", str(exc))
         else:
-            deck = services.save_deck(Deck(owner=request.user), data, note=_("imported"))
+            deck = services.save_deck(Deck(owner=request.user), data, note="imported")
             if notes:
                 request.session[f"{_IMPORT_NOTES}:{deck.pk}"] = [n.as_dict() for n in notes]
             return redirect("decks:build", deck.pk)

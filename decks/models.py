@@ -7,6 +7,8 @@ from django.db import models
 from django.db.models import Case, F, FloatField, IntegerField, Q, Value, When
 from django.db.models.functions import Cast, NullIf
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from catalog.models import Card
 from collection.models import Allocation
@@ -173,6 +175,19 @@ class DeckEntry(models.Model):
         return f"{self.count} {self.card_id}"
 
 
+# What made a version, stored as a code and shown in the reader's language (a note stored as
+# words would show in the language of whoever saved it).
+VERSION_NOTES: dict[str, Any] = {
+    "created": gettext_lazy("created"),
+    "settings": gettext_lazy("settings"),
+    "imported": gettext_lazy("imported"),
+    "cloned": gettext_lazy("cloned"),
+    "builder": gettext_lazy("builder"),
+    "api": gettext_lazy("API"),
+}
+RESTORED = "restored:"
+
+
 class DeckVersion(models.Model):
     """A saved state of a deck: restorable, and compared with any other version."""
 
@@ -191,6 +206,14 @@ class DeckVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.deck_id} v{self.number}"
+
+    @property
+    def note_display(self) -> str:
+        if self.note in VERSION_NOTES:
+            return str(VERSION_NOTES[self.note])
+        if self.note.startswith(RESTORED) and self.note[len(RESTORED) :].isdigit():
+            return str(_("restored v%(n)d") % {"n": int(self.note[len(RESTORED) :])})
+        return self.note
 
 
 class VerdictState(models.Model):

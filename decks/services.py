@@ -19,7 +19,17 @@ from collection.services import fill_allocation
 from decks import needs
 from decks.data import DeckData
 from decks.legality import check_deck_snapshot, deck_for_rules
-from decks.models import MAIN, MAX_ENTRY_COUNT, REINFORCEMENTS, Deck, DeckEntry, DeckTag, DeckVersion, VerdictState
+from decks.models import (
+    MAIN,
+    MAX_ENTRY_COUNT,
+    REINFORCEMENTS,
+    RESTORED,
+    Deck,
+    DeckEntry,
+    DeckTag,
+    DeckVersion,
+    VerdictState,
+)
 from rules_check import export
 from webutil.locks import database_lock
 from webutil.markup import render_markdown
@@ -188,14 +198,14 @@ def set_general(deck: Deck, code: str | None) -> Deck:
 
 def restore(deck: Deck, version: DeckVersion) -> Deck:
     data = DeckData.from_snapshot(version.snapshot)
-    return save_deck(deck, data, note=_("restored v%(n)d") % {"n": version.number})
+    return save_deck(deck, data, note=f"{RESTORED}{version.number}")
 
 
 def clone(deck: Deck, owner: Any) -> Deck:
     data = snapshot_of(deck)
     data.name = (_("%(name)s (copy)") % {"name": data.name})[:100]
     copy = Deck(owner=owner, public=False)
-    return save_deck(copy, data, note=_("cloned"))
+    return save_deck(copy, data, note="cloned")
 
 
 @dataclass

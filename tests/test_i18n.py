@@ -104,8 +104,8 @@ def test_english_shows_pinyin_beside_card_names_everywhere(alice) -> None:  # ty
     ("address", "traditional", "simplified"),
     [
         ("/accounts/password/reset/", "忘記密碼", "忘记密码"),
-        ("/accounts/delete/", "永久刪除我的帳號", "永久删除我的帐号"),
-        ("/cards/?q=%00", "任何欄位都不接受", "任何栏位都不接受"),
+        ("/accounts/delete/", "永久刪除我的帳號", "永久删除我的账号"),
+        ("/cards/?q=%00", "任何欄位都不接受", "任何字段都不接受"),
     ],
 )
 def test_the_hardening_pages_speak_both_chinese_scripts(alice, address: str, traditional: str, simplified: str) -> None:  # type: ignore[no-untyped-def]
@@ -113,3 +113,57 @@ def test_the_hardening_pages_speak_both_chinese_scripts(alice, address: str, tra
         client = in_language(language)
         client.force_login(alice)
         assert expected in client.get(address).content.decode()
+
+
+def test_simplified_is_written_as_mainland_readers_write_it() -> None:
+    client = in_language("zh-hans")
+    login = client.get("/accounts/login/").content.decode()
+    assert "登录" in login and "登入" not in login and "账号" in client.get("/accounts/signup/").content.decode()
+    check = client.get("/check/").content.decode()
+    assert "粘贴" in check and "文件" in check and "貼上" not in check
+    cards = client.get("/cards/").content.decode()
+    assert "搜索" in cards and "搜尋" not in cards
+    assert "劉備、刘备" in cards  # the search hint keeps one example in each script
+    assert '<code lang="zh-Hant">武將: 劉備</code>' in check  # Traditional input stays Traditional
+
+
+def test_card_data_keeps_character_conversion_while_the_interface_converts_phrases() -> None:
+    from pathlib import Path
+
+    from catalog.management.commands.translations import read_overrides, to_mainland
+    from catalog.textkeys import to_simplified
+
+    overrides = read_overrides(Path("locale/zh_Hans/overrides.tsv"))
+    assert to_mainland("請選擇檔案後登入", overrides) == "请选择文件后登录"
+    assert to_mainland("資料來源；登出", overrides) == "资料来源；退出登录"  # the reviewed overrides
+    assert to_simplified("檔案") == "档案"  # a card's words are as printed, character by character
+
+
+def test_history_notes_and_set_descriptions_follow_the_reader(alice) -> None:  # type: ignore[no-untyped-def]
+    from collection.services import change_counts
+    from decks.models import DeckVersion
+    from tests.deck_helpers import make_deck
+
+    traditional = in_language("zh-hant")
+    traditional.force_login(alice)
+    response = traditional.post("/decks/new/")
+    assert response.status_code == 302
+    deck = alice.decks.get()
+    assert DeckVersion.objects.get(deck=deck).note == "created"  # a code, not 建立
+    make_deck(alice, name="另一副")
+    from catalog.models import Card
+
+    change_counts(alice, Card.objects.get(code="YXJQ-003"), add=1)
+    english = in_language("en")
+    english.force_login(alice)
+    history = english.get(f"/decks/{deck.pk}/history/").content.decode()
+    assert "created" in history and "建立" not in history
+    assert "建立" in traditional.get(f"/decks/{deck.pk}/history/").content.decode()
+    assert "this site" in english.get("/collection/history/").content.decode()
+    assert "本站" in traditional.get("/collection/history/").content.decode()
+    sets = english.get("/sets/").content.decode()
+    assert "Base set" in sets and "基礎版本" not in sets
+    assert "基础版本" in in_language("zh-hans").get("/sets/").content.decode()
+    syntax = english.get("/cards/syntax/").content.decode()
+    assert "full pinyin" in syntax and "全拼" in traditional.get("/cards/syntax/").content.decode()
+    assert "不是卡牌編號" not in english.get("/cards/not-a-code!/").content.decode()

@@ -201,3 +201,11 @@ def provenance(card: object, *names: str) -> str:
             text = gettext("contributed, change #%(id)s") % {"id": source["change"]}
             return format_html(' <a class="provenance" href="{}">({})</a>', url, text)
     return ""
+
+
+@register.filter
+def set_description(card_set: object) -> str:
+    """A set's description in the reader's language; one the site has no words for is shown as
+    the data file has it (Chinese, marked)."""
+    known = vocab.SET_DESCRIPTIONS.get(getattr(card_set, "code", ""))
+    return str(known) if known else zh(getattr(card_set, "description", ""))

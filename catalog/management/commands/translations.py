@@ -1,27 +1,67 @@
 """Compile the site's translations (locale/*/LC_MESSAGES/django.po -> .mo) in pure Python.
 
 `make` runs this, so a fresh machine needs no GNU gettext. With --simplified it first writes the
-Simplified Chinese catalogue from the Traditional one (opencc t2s): translators keep one file.
+Simplified Chinese catalogue from the Traditional one: translators keep one file. The interface
+is converted phrase by phrase, Taiwan usage to mainland usage (opencc tw2sp: 登入→登录,
+檔案→文件, 搜尋→搜索), with a reviewed override file (locale/zh_Hans/overrides.tsv) for what the
+conversion gets wrong. Text marked lang="zh-Hant" (examples of Traditional input) is kept as it
+is. Card data is not in these catalogues: it is converted character by character when shown.
 Extracting new strings (`manage.py makemessages`) does need GNU gettext, on a developer's machine.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
+import opencc
 import polib
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from catalog.textkeys import to_simplified
+_MAINLAND = opencc.OpenCC("tw2sp")
+# An element whose content is Traditional on purpose (an example of what a player may type).
+_KEPT_TRADITIONAL = re.compile(r'<(\w+)[^>]*\blang="zh-Hant"[^>]*>.*?</\1>', re.DOTALL)
+
+
+def read_overrides(path: Path) -> dict[str, str]:
+    """Traditional phrase → Simplified, from a tab-separated file (# starts a comment)."""
+    overrides: dict[str, str] = {}
+    if not path.exists():
+        return overrides
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        parts = line.split("\t")
+        if len(parts) != 2 or not parts[0] or not parts[1]:
+            raise CommandError(f"{path}:{number}: expected a Traditional phrase, a tab and its Simplified form")
+        overrides[parts[0]] = parts[1]
+    return overrides
+
+
+def to_mainland(text: str, overrides: dict[str, str]) -> str:
+    """Interface text as a mainland reader writes it."""
+    kept: list[str] = []
+
+    def hold(value: str) -> str:
+        kept.append(value)
+        return f"\ue000{len(kept) - 1}\ue001"  # private-use marks: opencc leaves them alone
+
+    text = _KEPT_TRADITIONAL.sub(lambda m: hold(m.group(0)), text)
+    for phrase in sorted(overrides, key=len, reverse=True):
+        if phrase in text:
+            text = text.replace(phrase, hold(overrides[phrase]))
+    converted = _MAINLAND.convert(text)
+    return re.sub(r"\ue000(\d+)\ue001", lambda m: kept[int(m.group(1))], converted)
 
 
 def simplified_from_traditional(source: Path, target: Path) -> int:
     po = polib.pofile(str(source))
+    overrides = read_overrides(target.parent.parent / "overrides.tsv")
     for entry in po:
-        entry.msgstr = to_simplified(entry.msgstr)
-        entry.msgstr_plural = {k: to_simplified(v) for k, v in entry.msgstr_plural.items()}
+        entry.msgstr = to_mainland(entry.msgstr, overrides)
+        entry.msgstr_plural = {k: to_mainland(v, overrides) for k, v in entry.msgstr_plural.items()}
     po.metadata["Language"] = "zh_Hans"
     target.parent.mkdir(parents=True, exist_ok=True)
     po.save(str(target))
