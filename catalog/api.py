@@ -123,6 +123,7 @@ class PictureSerializer(serializers.Serializer):
     width = serializers.IntegerField()
     height = serializers.IntegerField()
     thumbnails = serializers.DictField(child=serializers.CharField(), help_text="Width in pixels → URL")
+    credit = serializers.CharField(allow_null=True, help_text="Who photographed it (a contribution), or null")
 
 
 class PicturesSerializer(serializers.Serializer):
@@ -180,7 +181,13 @@ def _picture(found: images.Picture | None) -> dict[str, Any] | None:
     if found is None:
         return None
     thumbs = {str(width): url for width, url in found.thumbnails.items()}
-    return {"url": found.full, "width": found.width, "height": found.height, "thumbnails": thumbs}
+    return {
+        "url": found.full,
+        "width": found.width,
+        "height": found.height,
+        "thumbnails": thumbs,
+        "credit": found.credit,
+    }
 
 
 def _text(name: str, description: str) -> OpenApiParameter:

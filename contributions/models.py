@@ -9,7 +9,7 @@ from django.db import models
 from django.urls import reverse
 
 from catalog.models import Card, CardChange
-from contributions.storage import private_storage
+from webutil.storage import private_storage
 
 # At most this many open proposals per person: a queue curators can get through.
 MAX_OPEN = 20

@@ -208,7 +208,7 @@ def test_approval_applies_everything_at_once(  # type: ignore[no-untyped-def]
     picture = CardImage.objects.get(card=card, side="front")
     assert picture.contributor == alice and (media_root / picture.image.name).exists()
     assert not Path(private).exists()
-    assert data["pictures"]["front"] is not None
+    assert data["pictures"]["front"]["credit"] == "alice"
     proposal.refresh_from_db()
     assert proposal.status == "approved" and proposal.change == change and not proposal.seen
 

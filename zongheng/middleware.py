@@ -8,7 +8,9 @@ import re
 import time
 import uuid
 from collections.abc import Callable
+from urllib.parse import urlsplit
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext as _
@@ -32,12 +34,17 @@ RELAXED_PREFIXES = ("/admin/", "/api/docs/", "/api/redoc/")
 class ContentSecurityPolicyMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
+        # Pictures served from another origin (MEDIA_S3_PUBLIC_URL: a CDN or the bucket) join img-src.
+        public = getattr(settings, "MEDIA_S3_PUBLIC_URL", None)
+        origin = "{0.scheme}://{0.netloc}".format(urlsplit(public)) if public else ""
+        self.strict = STRICT.replace("img-src 'self' data:", f"img-src 'self' data: {origin}") if origin else STRICT
+        self.relaxed = RELAXED.replace("img-src 'self' data:", f"img-src 'self' data: {origin}") if origin else RELAXED
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
         if "Content-Security-Policy" not in response:
             relaxed = request.path.startswith(RELAXED_PREFIXES)
-            response["Content-Security-Policy"] = RELAXED if relaxed else STRICT
+            response["Content-Security-Policy"] = self.relaxed if relaxed else self.strict
         return response
 
 

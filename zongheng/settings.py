@@ -181,8 +181,33 @@ MEDIA_ROOT = Path(env_str("MEDIA_ROOT") or BASE_DIR / "media")
 # Photos of proposals not yet reviewed: never under MEDIA_ROOT, which is served to anyone.
 # Unset, they go beside it, in private-media/.
 PRIVATE_MEDIA_ROOT = env_str("PRIVATE_MEDIA_ROOT") or None
+# Media on S3-compatible object storage when a bucket is named (several app servers share it);
+# the endpoint is for S3-compatible services other than AWS (MinIO, Ceph, a test's own server).
+MEDIA_S3_BUCKET = env_str("MEDIA_S3_BUCKET")
+if MEDIA_S3_BUCKET:
+    from botocore.config import Config as BotoConfig
+MEDIA_S3_PUBLIC_URL = env_str("MEDIA_S3_PUBLIC_URL")
+MEDIA_S3: dict[str, object] | None = (
+    {
+        "bucket_name": MEDIA_S3_BUCKET,
+        "endpoint_url": env_str("MEDIA_S3_ENDPOINT_URL"),
+        "region_name": env_str("MEDIA_S3_REGION") or "us-east-1",
+        "access_key": env_str("MEDIA_S3_ACCESS_KEY_ID"),
+        "secret_key": env_str("MEDIA_S3_SECRET_ACCESS_KEY"),
+        "file_overwrite": False,
+        "querystring_auth": False,
+        # A bucket out of reach must fail fast (readiness checks, uploads), not hang a worker.
+        "client_config": BotoConfig(connect_timeout=2, read_timeout=10, retries={"max_attempts": 2}),
+    }
+    if MEDIA_S3_BUCKET
+    else None
+)
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": (
+        {"BACKEND": "zongheng.storage.MediaS3Storage", "OPTIONS": MEDIA_S3}
+        if MEDIA_S3
+        else {"BACKEND": "django.core.files.storage.FileSystemStorage"}
+    ),
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import mimetypes
+
 from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
@@ -11,12 +13,13 @@ from django.core.exceptions import (
 )
 from django.core.files.storage import default_storage
 from django.db import DatabaseError, connection
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.static import serve as static_serve
 
+from webutil.storage import PRIVATE_PREFIX
 from webutil.throttling import CACHE_ERRORS
 
 
@@ -104,17 +107,34 @@ def _storage_up() -> bool:
     try:
         default_storage.exists("healthz-probe")
         return True
-    except OSError:
+    except Exception:  # disk or bucket: whatever the backend raises, it is down
         return False
+
+
+def _from_object_storage(path: str) -> HttpResponseBase:
+    """A picture streamed from the bucket: any app server serves any picture. Only the public
+    part of the bucket: private files (proposals' photos) are never reached from here."""
+    parts = path.split("/")
+    if not path or any(part in ("", ".", "..") for part in parts) or parts[0] == PRIVATE_PREFIX:
+        raise Http404
+    try:
+        handle = default_storage.open(path, "rb")
+    except (FileNotFoundError, OSError):
+        raise Http404 from None
+    content_type = mimetypes.guess_type(path)[0] or "application/octet-stream"
+    return FileResponse(handle, content_type=content_type)
 
 
 def media(request: HttpRequest, path: str) -> HttpResponseBase:
     """Uploaded card pictures. Their names carry a hash of the content (catalog.images), so a
     name never points at other bytes: browsers may keep them for a year without asking again."""
-    try:
-        response = static_serve(request, path, document_root=str(settings.MEDIA_ROOT))
-    except SuspiciousFileOperation:  # ../ and friends: nothing there, rather than a 400 and a log line
-        raise Http404 from None
+    if getattr(settings, "MEDIA_S3", None):
+        response = _from_object_storage(path)
+    else:
+        try:
+            response = static_serve(request, path, document_root=str(settings.MEDIA_ROOT))
+        except SuspiciousFileOperation:  # ../ and friends: nothing there, rather than a 400 and a log line
+            raise Http404 from None
     response["Cache-Control"] = "public, max-age=31536000, immutable"
     response["X-Content-Type-Options"] = "nosniff"
     return response
