@@ -54,10 +54,22 @@ def manage(env: dict[str, str], *args: str) -> str:
 
 
 @contextmanager
-def gunicorn(env: dict[str, str], workers: int = 3) -> Iterator[int]:
+def gunicorn(env: dict[str, str], workers: int = 3, *, config: bool = False) -> Iterator[int]:
+    """`config`: with the production settings file (zongheng/gunicorn_conf.py), as make serve-prod."""
     port = free_port()
+    settings_file = ["-c", str(ROOT / "zongheng" / "gunicorn_conf.py")] if config else []
     process = subprocess.Popen(
-        [GUNICORN, "zongheng.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", str(workers), "--log-level", "warning"],
+        [
+            GUNICORN,
+            "zongheng.wsgi",
+            *settings_file,
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            str(workers),
+            "--log-level",
+            "warning",
+        ],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,

@@ -3,11 +3,17 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from typing import Any
 
 from gunicorn.glogging import Logger
 
-QUIET_PATHS = frozenset({"/healthz", "/readyz"})
+QUIET_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
+
+# Workers are separate processes: their metrics meet in one directory, which /metrics reads
+# whole (prometheus_client's multiprocess mode). Set before any worker imports the client.
+os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="zongheng-metrics-"))
 
 
 class QuietHealthLogger(Logger):
@@ -18,3 +24,9 @@ class QuietHealthLogger(Logger):
 
 
 logger_class = QuietHealthLogger
+
+
+def child_exit(server: Any, worker: Any) -> None:
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)  # type: ignore[no-untyped-call]  # a dead worker's gauges no longer count

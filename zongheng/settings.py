@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
+    "django_prometheus",
     "catalog",
     "contributions",
     "collection",
@@ -53,6 +54,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First and last: request counts and latencies per view for /metrics (Prometheus).
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",
     "zongheng.middleware.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -66,7 +69,11 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "zongheng.middleware.ContentSecurityPolicyMiddleware",
+    "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
+# /metrics answers only a scraper that sends `Authorization: Bearer <METRICS_TOKEN>`; without a
+# token set, it does not exist (404), so no deployment exposes it by accident.
+METRICS_TOKEN = env_str("METRICS_TOKEN")
 
 ROOT_URLCONF = "zongheng.urls"
 WSGI_APPLICATION = "zongheng.wsgi.application"

@@ -76,12 +76,13 @@ catalog_patterns = [
 #   /events/ /e/              events
 #   /accounts/                accounts
 #   /api/                     each app's API, listed above
-#   /media/ /ping/ /healthz /readyz   zongheng
+#   /media/ /ping/ /healthz /readyz /metrics   zongheng
 urlpatterns = [
     path("", catalog_views.home, name="home"),
     path("ping/", zongheng_views.ping, name="ping"),
     path("healthz", zongheng_views.healthz, name="healthz"),
     path("readyz", zongheng_views.readyz, name="readyz"),
+    path("metrics", zongheng_views.metrics, name="metrics"),
     path("", include((catalog_patterns, "catalog"))),
     path("", include("decks.urls")),
     path("", include("collection.urls")),

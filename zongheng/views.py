@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import hmac
 import mimetypes
 
 from django.conf import settings
@@ -18,6 +19,7 @@ from django.http.response import HttpResponseBase
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.static import serve as static_serve
+from django_prometheus.exports import ExportToDjangoView
 
 from webutil.storage import PRIVATE_PREFIX
 from webutil.throttling import CACHE_ERRORS
@@ -137,4 +139,16 @@ def media(request: HttpRequest, path: str) -> HttpResponseBase:
             raise Http404 from None
     response["Cache-Control"] = "public, max-age=31536000, immutable"
     response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+def metrics(request: HttpRequest) -> HttpResponse:
+    """Prometheus metrics (requests, latencies and responses per view, from django-prometheus),
+    for a scraper holding METRICS_TOKEN; everyone else finds nothing here."""
+    token = getattr(settings, "METRICS_TOKEN", None)
+    sent = request.headers.get("Authorization", "")
+    if not token or not hmac.compare_digest(sent.encode(), f"Bearer {token}".encode()):
+        raise Http404
+    response: HttpResponse = ExportToDjangoView(request)
+    response["Cache-Control"] = "no-store"
     return response
