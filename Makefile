@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install messages makemessages migrate catalog lint format typecheck bench serve-prod clean
+.PHONY: run test install messages makemessages migrate catalog lint format typecheck bench serve-prod cluster clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -61,6 +61,11 @@ bench: messages
 	$(BIN)/python bench/buildable.py
 
 # Production: DEBUG off, hashed static files served by whitenoise, gunicorn.
+# Two gunicorn servers behind haproxy on one machine, sharing PostgreSQL, Redis and an S3 store
+# (deploy/cluster.py; needs Debian's haproxy, and PostgreSQL and Redis running).
+cluster: messages
+	$(BIN)/python -m deploy.cluster
+
 serve-prod: messages
 	DEBUG=0 $(BIN)/python manage.py collectstatic --noinput -v0
 	DEBUG=0 $(BIN)/python manage.py migrate --noinput

@@ -132,3 +132,18 @@ def site(live_server) -> str:  # type: ignore[no-untyped-def]
 
     load_catalog()  # the live server's database starts empty after an earlier live test
     return live_server.url
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):  # type: ignore[no-untyped-def]
+    """In CI (CI=true), a browser, cluster or object-storage test that skips is a failure: CI has
+    every service they need, and a silent skip would hide that they no longer run."""
+    outcome = yield
+    report = outcome.get_result()
+    if (
+        os.environ.get("CI") == "true"
+        and report.skipped
+        and {"browser", "once"} & {mark.name for mark in item.iter_markers()}
+    ):
+        report.outcome = "failed"
+        report.longrepr = f"skipped in CI, where it must run: {report.longrepr}"

@@ -23,7 +23,7 @@ from contributions import services
 from tests.contribution_helpers import propose
 from tests.image_helpers import picture_bytes, stored_files
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.once]  # its own S3 server: one of CI's passes
 BUCKET = "zongheng-media"
 KEYS = {"aws_access_key_id": "test", "aws_secret_access_key": "test", "region_name": "us-east-1"}
 
