@@ -413,3 +413,32 @@ def test_a_player_completes_a_card_and_a_curator_approves_it(site: str, browser,
     record = next(c for c in json.loads(target.read_text(encoding="utf-8"))["cards"] if c["code"] == WD_CARD)
     assert record["cost"] == 3 and record["text"] == "登場時，摸一張牌。"
     assert record["provenance"]["cost"]["note"] == "我的卡，第二刷"
+
+
+def test_focus_stays_on_the_control_after_a_live_update_and_copy_buttons_copy(site: str, browser) -> None:  # type: ignore[no-untyped-def]
+    from django.contrib.auth import get_user_model
+
+    from tests.deck_helpers import make_deck
+
+    context, page = log_in(browser, site, "kim")
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto(f"{site}/cards/YXJQ-003/")
+    plus = page.locator(".my-copies button[value=inc]")
+    plus.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector('.my-copies [data-owned="1"]')
+    page.keyboard.press("Enter")  # still on "+": a second press counts a second copy
+    page.wait_for_selector('.my-copies [data-owned="2"]')
+    focused = page.evaluate("[document.activeElement.name, document.activeElement.value]")
+    assert focused == ["action", "inc"]
+    page.locator(".my-copies button[value=dec_foil]").is_disabled()
+
+    deck = make_deck(get_user_model().objects.get(username="kim"), name="複製測試")
+    page.goto(f"{site}/decks/{deck.pk}/")
+    copy = page.locator("button[data-copy-url]")
+    expect(copy).to_be_visible()  # shown once the script knows a clipboard is there
+    copy.click()
+    expect(copy).to_have_text("已複製")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert "複製測試" in copied and "YXJQ" in copied
+    context.close()
