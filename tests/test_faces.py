@@ -51,8 +51,8 @@ def test_the_frame_and_metal_colours_follow_kind_and_tier(client: Client) -> Non
 @pytest.mark.parametrize(
     ("code", "unknowns"),
     [
-        ("GMGD-001", ["?", "stats unknown", "unknown"]),  # troop: cost, power, health, rarity
-        ("GMGD-022", ["?", "Element: unknown", "cost unknown"]),  # tactic
+        ("GMGD-001", ["?", "Effect text not yet recorded", "unknown"]),  # troop: cost, power, health, text, rarity
+        ("GMGD-022", ["?", "Element: unknown", "Effect text not yet recorded"]),  # tactic: cost, element, text
         ("FJ-001", ["?", "unknown"]),  # vice general: life, rarity, skills
         ("YJ-002", ["unknown"]),  # reinforcement: rarity
     ],
@@ -90,3 +90,17 @@ def test_faces_in_the_grid_the_card_page_and_the_deck_page(client: Client, alice
 
 def test_an_unknown_code_has_no_face(client: Client) -> None:
     assert client.get("/cards/NOPE/face.svg").status_code == 404
+
+
+def test_troop_and_tactic_faces_show_what_is_known() -> None:
+    from catalog.models import Card
+
+    card = Card.objects.get(code="WJ-004")  # a general with skills: the text box is shared by every kind
+    troop = Card.objects.filter(kind="troop", text__isnull=True, affiliation__isnull=False).first()
+    assert troop is not None and card.text
+    client = Client()
+    _, raw = face(client, troop.code)
+    assert troop.affiliation in raw and "Effect text not yet recorded" in raw and "face-text-missing" in raw
+    Card.objects.filter(pk=troop.pk).update(text="登場時，摸一張牌。")
+    _, raw = face(client, troop.code)
+    assert "登場時，摸一張牌。" in raw and "face-text-missing" not in raw
