@@ -235,10 +235,32 @@ class SearchKey(models.Model):
         return self.key
 
 
+class TextGram(models.Model):
+    """A pair of adjacent characters of a card's searchable text (name and skills, both scripts),
+    or the last character of a run: phrase search looks these up by index, then checks only the
+    cards that hold them all (catalog.search.text_condition). Rebuilt with the search keys."""
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="+")
+    gram = models.CharField(max_length=2)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["gram", "card"], name="text_gram_once_per_card")]
+
+    def __str__(self) -> str:
+        return self.gram
+
+
 def rebuild_search_keys(cards: list[Card]) -> None:
+    from catalog import textkeys
+
     SearchKey.objects.filter(card__in=cards).delete()
     SearchKey.objects.bulk_create(
         [SearchKey(card=card, key=key) for card in cards for key in sorted(card.search_keys())], batch_size=2000
+    )
+    TextGram.objects.filter(card__in=cards).delete()
+    TextGram.objects.bulk_create(
+        [TextGram(card=card, gram=gram) for card in cards for gram in sorted(textkeys.text_grams(card.search_blob))],
+        batch_size=5000,
     )
 
 

@@ -334,7 +334,7 @@ def to_q(node: Node) -> Q:
     if node.kind == "word":
         return search.term_condition(token.text)
     if node.kind == "phrase":
-        return Q(search_blob__contains=token.text.lower()) | Q(name_key__contains=textkeys.name_key(token.text))
+        return search.text_condition(token.text) | Q(name_key__contains=textkeys.name_key(token.text))
     return _term(token)
 
 
@@ -377,7 +377,7 @@ def _term(token: Token) -> Q:
     elif keyword.name == "affiliation":
         cond = Q(affiliation__contains=textkeys.to_traditional(token.text)) | Q(affiliation__contains=token.text)
     else:  # text
-        cond = Q(search_blob__contains=token.text.lower())
+        cond = search.text_condition(token.text)
     return ~cond if token.op == "!=" else cond
 
 

@@ -12,7 +12,7 @@ import re
 from django.db.models import Case, IntegerField, Q, Value, When
 
 from catalog import textkeys
-from catalog.models import SearchKey
+from catalog.models import SearchKey, TextGram
 from rules_check.codes import ASCII_PREFIXES, normalize_code
 
 _PINYIN_LIKE = re.compile(r"^[a-zv]+$")
@@ -33,7 +33,22 @@ def term_condition(term: str) -> Q:
     code = normalize_code(term)
     if code:
         cond |= Q(code=code)
-    return cond | Q(search_blob__contains=term.lower())
+    return cond | text_condition(term)
+
+
+def text_condition(phrase: str) -> Q:
+    """Cards whose searchable text (name and skills, either script) contains the phrase: the
+    indexed grams narrow the cards to those holding every pair of the phrase, and only those are
+    scanned for the phrase itself."""
+    lowered = phrase.lower()
+    cond = Q(search_blob__contains=lowered)
+    for gram in textkeys.query_grams(lowered):
+        if len(gram) == 1:  # a character alone: every pair it begins, and the runs it ends
+            grams = TextGram.objects.filter(gram__gte=gram, gram__lt=chr(ord(gram) + 1))
+        else:
+            grams = TextGram.objects.filter(gram=gram)
+        cond &= Q(pk__in=grams.values("card_id"))
+    return cond
 
 
 def rank_expression(term: str) -> Case:

@@ -128,3 +128,29 @@ def search_keys(name: str, code: str, readings: list[str], initials: list[str]) 
     for form in {name_key(name), _SPACES.sub("", to_traditional(name)).lower()}:
         keys |= {hex_key(form[i:]) for i in range(len(form))}
     return {k for k in keys if k and len(k) <= 96}
+
+
+def text_grams(text: str) -> set[str]:
+    """Every pair of adjacent characters of `text` (lower case, spaces left out), and the last
+    character of each run: a card whose text contains a phrase holds every pair of the phrase,
+    and every single character of it begins a pair or ends a run, so the grams, indexed, find
+    the few cards worth checking for the phrase itself. Trigram indexes cannot serve one- and
+    two-character Chinese queries (劉備, 造成); these can."""
+    grams: set[str] = set()
+    for run in text.lower().split():
+        grams.update(run[i : i + 2] for i in range(len(run) - 1))
+        grams.add(run[-1])
+    return grams
+
+
+def query_grams(phrase: str, most: int = 4) -> list[str]:
+    """What a phrase's matches must hold: its pairs, or, for a single character, the character
+    (looked up as a prefix of the pairs); at most `most`, spread along the phrase."""
+    pairs: list[str] = []
+    for run in phrase.lower().split():
+        pairs += [run[i : i + 2] for i in range(len(run) - 1)] or [run]
+    unique = list(dict.fromkeys(pairs))
+    if len(unique) <= most:
+        return unique
+    step = (len(unique) - 1) / (most - 1)
+    return [unique[round(i * step)] for i in range(most)]

@@ -241,3 +241,47 @@ def test_a_maintainers_correction_in_the_admin_is_searchable_at_once(charlie) ->
     assert response.status_code == 302, response.content.decode()[:2000]
     assert found(admin, "xinbingjia") == ["YXJQ-003"]
     assert found(admin, "兵甲")[0] == "YXJQ-003"
+
+
+def _codes(q: str) -> set[str]:
+    response = Client().get("/api/cards/", {"q": q, "page_size": 200})
+    assert response.status_code == 200, response.content
+    return {c["code"] for c in response.json()["results"]}
+
+
+def test_skills_text_is_found_through_the_indexed_grams_in_either_script() -> None:
+    from catalog.models import Card, TextGram
+
+    card = Card.objects.get(code="WJ-004")
+    grams = set(TextGram.objects.filter(card=card).values_list("gram", flat=True))
+    assert {"摸一", "一張", "一张"} <= grams and "摸" not in grams  # pairs, both scripts; 摸 is found as 摸一
+    assert "WJ-004" in _codes('t:"摸一張牌"') and "WJ-004" in _codes('t:"摸一张牌"')
+    assert "WJ-004" in _codes("t:摸") and "WJ-004" in _codes('"閉月"')
+    assert "WJ-004" not in _codes('t:"摸兩張牌"')  # every gram present is not enough: the phrase must be
+    assert "WJ-004" not in _codes('t!="摸一張牌"') and "WJ-001" in _codes('t!="摸一張牌"')
+
+
+def test_the_text_condition_looks_the_grams_up_before_scanning() -> None:
+    from catalog.models import Card
+    from catalog.search import text_condition
+
+    sql = str(Card.objects.filter(text_condition("造成傷害")).query)
+    assert "catalog_textgram" in sql and sql.count("catalog_textgram") >= 2
+
+
+def test_grams_follow_an_approved_change(alice, charlie) -> None:  # type: ignore[no-untyped-def]
+    from contributions import services
+    from tests.contribution_helpers import propose
+
+    proposal = propose(alice, text="登場時，對目標部隊造成三點傷害")
+    services.approve(proposal.pk, charlie)
+    assert "五道·001" in _codes('t:"三點傷害"') and "五道·001" in _codes('t:"三点伤害"')
+
+
+def test_query_grams_are_pairs_spread_along_the_phrase() -> None:
+    from catalog.textkeys import query_grams, text_grams
+
+    assert query_grams("殺") == ["殺"]
+    assert query_grams("造成傷害") == ["造成", "成傷", "傷害"]
+    assert query_grams("一二三四五六七") == ["一二", "三四", "四五", "六七"]  # at most four, first and last kept
+    assert text_grams("ab c") == {"ab", "b", "c"}  # pairs, and each run's last character
