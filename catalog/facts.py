@@ -37,8 +37,14 @@ def is_curator(user: AbstractBaseUser | AnonymousUser) -> bool:
         return False
     if getattr(user, "is_staff", False):
         return True
-    groups = getattr(user, "groups", None)
-    return bool(groups is not None and groups.filter(name=CURATORS).exists())
+    # Asked several times in one request (the page, its permission checks, the header): the
+    # answer is kept on the user object, which lives as long as the request.
+    cached: bool | None = getattr(user, "_is_curator", None)
+    if cached is None:
+        groups = getattr(user, "groups", None)
+        cached = bool(groups is not None and groups.filter(name=CURATORS).exists())
+        user._is_curator = cached  # type: ignore[union-attr]
+    return cached
 
 
 class FactError(ValueError):

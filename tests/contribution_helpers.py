@@ -18,6 +18,7 @@ WD_CARD = "五道·001"
 def make_curator(user: Any) -> Any:
     group, _ = Group.objects.get_or_create(name=facts.CURATORS)
     user.groups.add(group)
+    user.__dict__.pop("_is_curator", None)  # facts.is_curator keeps its answer on the object
     return user
 
 
