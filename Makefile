@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install messages makemessages migrate catalog lint format typecheck bench serve-prod cluster clean
+.PHONY: run test install messages makemessages migrate catalog lint format typecheck bench bench-scale serve-prod cluster clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -59,6 +59,10 @@ bench: messages
 	$(BIN)/python bench/http.py
 	$(BIN)/python bench/tournament.py
 	$(BIN)/python bench/buildable.py
+
+# The site at community scale on PostgreSQL (BENCH_SCALE_URL): 100,000 decks, 10,000 users.
+bench-scale: messages
+	$(BIN)/python bench/scale.py
 
 # Production: DEBUG off, hashed static files served by whitenoise, gunicorn.
 # Two gunicorn servers behind haproxy on one machine, sharing PostgreSQL, Redis and an S3 store

@@ -21,19 +21,12 @@ from pathlib import Path
 sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 import argparse  # noqa: E402
-import http.client  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
-import socket  # noqa: E402
-import statistics  # noqa: E402
-import subprocess  # noqa: E402
 import tempfile  # noqa: E402
-import threading  # noqa: E402
-import time  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
-PYTHON = sys.executable
-GUNICORN = str(Path(PYTHON).parent / "gunicorn")
+from bench.server import drive, environment, fresh_postgres, gunicorn, manage  # noqa: E402
+
 PG_URL = os.environ.get("BENCH_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/zongheng_bench_http")
 
 LEGAL_60 = (
@@ -51,132 +44,14 @@ ENDPOINTS = [
 ]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def environment(database_url: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "DATABASE_URL")}
-    env.update(
-        {
-            "DEBUG": "0",
-            "SECRET_KEY": "bench-only-" + "k" * 50,
-            "ALLOWED_HOSTS": "127.0.0.1",
-            "SECURE_SSL_REDIRECT": "0",
-            "DATABASE_URL": database_url,
-            "LOG_LEVEL": "ERROR",
-            "API_THROTTLE_ANON": "100000000/minute",
-            "API_THROTTLE_USER": "100000000/minute",
-        }
-    )
-    return env
-
-
-def prepare_postgres() -> bool:
-    try:
-        import psycopg
-
-        with psycopg.connect(PG_URL.rsplit("/", 1)[0] + "/postgres", autocommit=True, connect_timeout=3) as conn:
-            name = PG_URL.rsplit("/", 1)[1]
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
-            conn.execute(f'CREATE DATABASE "{name}"')
-        return True
-    except Exception as exc:
-        print(f"PostgreSQL skipped: {exc}", file=sys.stderr)
-        return False
-
-
-def manage(env: dict[str, str], *args: str) -> None:
-    subprocess.run([PYTHON, "manage.py", *args], cwd=ROOT, env=env, check=True, capture_output=True)
-
-
-def request(port: int, method: str, path: str, body: str | None) -> float:
-    start = time.perf_counter()
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    headers = {"Content-Type": "application/json"} if body else {}
-    conn.request(method, path, body=body.encode() if body else None, headers=headers)
-    response = conn.getresponse()
-    response.read()
-    conn.close()
-    if response.status != 200:
-        raise RuntimeError(f"{method} {path}: {response.status}")
-    return (time.perf_counter() - start) * 1000
-
-
-def drive(port: int, method: str, path: str, body: str | None, total: int, concurrency: int) -> dict[str, float]:
-    for _ in range(20):  # warm up: imports, caches, connections
-        request(port, method, path, body)
-    latencies: list[float] = []
-    lock = threading.Lock()
-    remaining = [total]
-
-    def worker() -> None:
-        while True:
-            with lock:
-                if remaining[0] == 0:
-                    return
-                remaining[0] -= 1
-            elapsed = request(port, method, path, body)
-            with lock:
-                latencies.append(elapsed)
-
-    start = time.perf_counter()
-    threads = [threading.Thread(target=worker) for _ in range(concurrency)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    wall = time.perf_counter() - start
-    latencies.sort()
-    return {
-        "requests": total,
-        "requests_per_s": round(total / wall, 1),
-        "p50_ms": round(statistics.median(latencies), 2),
-        "p99_ms": round(latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))], 2),
-    }
-
-
 def run(database: str, database_url: str, total: int, concurrency: int) -> dict[str, object]:
     env = environment(database_url)
     manage(env, "migrate", "--noinput")
     manage(env, "loadcatalog")
     manage(env, "collectstatic", "--noinput")
     manage(env, "translations")
-    port = free_port()
-    server = subprocess.Popen(
-        [
-            GUNICORN,
-            "zongheng.wsgi",
-            "--workers",
-            "1",
-            "--worker-class",
-            "sync",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--log-level",
-            "warning",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    try:
-        deadline = time.time() + 30
-        while True:
-            try:
-                request(port, "GET", "/ping/", None)
-                break
-            except (OSError, RuntimeError):
-                if time.time() > deadline or server.poll() is not None:
-                    raise RuntimeError("gunicorn did not start") from None
-                time.sleep(0.2)
+    with gunicorn(env, workers=1) as port:
         results = {name: drive(port, method, path, body, total, concurrency) for name, method, path, body in ENDPOINTS}
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
     floor = results[ENDPOINTS[0][0]]["requests_per_s"]
     card_api = results[ENDPOINTS[1][0]]["requests_per_s"]
     return {
@@ -199,7 +74,7 @@ def main() -> None:
     report = []
     with tempfile.TemporaryDirectory() as tmp:
         report.append(run("sqlite", f"sqlite:///{tmp}/bench.sqlite3", args.requests, args.concurrency))
-    if prepare_postgres():
+    if fresh_postgres(PG_URL):
         report.append(run("postgresql", PG_URL, args.requests, args.concurrency))
     print(json.dumps(report, ensure_ascii=False, indent=2))
 
