@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import http.client
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -14,17 +13,9 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-PYTHON = sys.executable
-GUNICORN = str(Path(PYTHON).parent / "gunicorn")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+# The tests' own servers start the same way: their constants and port picking serve here too.
+from tests.servers import GUNICORN, PYTHON, ROOT, free_port
 
 
 def environment(database_url: str, **extra: str) -> dict[str, str]:
