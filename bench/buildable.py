@@ -100,7 +100,7 @@ def main() -> None:
     runner = get_runner(settings)(verbosity=0, interactive=False, keepdb=keep)
     old = runner.setup_databases()
     try:
-        from catalog import cache_version
+        from decks.services import verdict_stamp
         from catalog.loading import load_catalog
         from catalog.models import Card
         from collection.models import CollectionEntry
@@ -122,7 +122,7 @@ def main() -> None:
         covered = list(CollectionEntry.objects.filter(user=reader).values_list("card", flat=True))
         built_s = time.perf_counter() - started
         # The decks were written with their verdicts and bits for this catalogue version.
-        VerdictState.objects.update_or_create(pk=1, defaults={"catalog_version": cache_version.current()})
+        VerdictState.objects.update_or_create(pk=1, defaults={"catalog_version": verdict_stamp()})
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
                 cursor.execute("ANALYZE")

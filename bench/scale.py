@@ -145,8 +145,8 @@ def templates(rng: random.Random) -> list[Template]:
         while sum(main.values()) < target:
             code = rng.choice(deck_cards)
             main[code] = min(3, main.get(code, 0) + rng.choice((1, 2, 3)))
-        if i % 10 == 0:  # a tenth break a rule: a fourth copy
-            main[next(iter(main))] = 4
+        if i % 10 == 0:  # a tenth break a rule: a fourth copy, or (a fiftieth) a fifth
+            main[next(iter(main))] = 5 if i % 50 == 0 else 4
         general = rng.choice(generals)
         data = DeckData(f"list {i}", DEFAULT_FORMAT, general, main, {})
         verdict = check_deck_snapshot(data)
@@ -452,7 +452,7 @@ def main() -> None:
     setup_django()
     from django.core.management import call_command
 
-    from catalog import cache_version
+    from decks.services import verdict_stamp
     from decks.models import VerdictState
 
     for command in (("migrate", "--noinput"), ("loadcatalog",), ("collectstatic", "--noinput"), ("translations",)):
@@ -466,7 +466,7 @@ def main() -> None:
         started = time.perf_counter()
         counts = generate(previous, size, lists, rng)
         # The decks were written with the verdicts of this catalogue version.
-        VerdictState.objects.update_or_create(pk=1, defaults={"catalog_version": cache_version.current()})
+        VerdictState.objects.update_or_create(pk=1, defaults={"catalog_version": verdict_stamp()})
         report[f"{label}_generated"] = counts | {"seconds": round(time.perf_counter() - started, 1)}
         previous = size
         cookie = session_cookie(1)

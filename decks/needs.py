@@ -8,7 +8,7 @@ the general together). A reader's "lack" mask sets bit k when they have k copies
 available. The copies missing are then popcount(needs & lack): PostgreSQL's bit strings and
 bit_count(); on SQLite a small registered function does the same.
 
-A deck needing more than LEVELS copies of a card (only an illegal deck does) is marked
+A deck needing more than LEVELS copies of a card (only an illegal deck does, and rarely) is marked
 `needs_over` and checked exactly instead, as are the reader's own built decks (their own copies
 are theirs to use). The slots follow the catalogue version: decks.services.refresh_verdicts
 writes every deck's bits again when the catalogue changes.
@@ -27,7 +27,11 @@ from django.db.models.sql.compiler import SQLCompiler
 from catalog.lookup import catalog_index
 from decks.data import DeckData
 
-LEVELS = 3  # the copy limit: legal decks never need more of one card
+# The copy limit is 3, and a fourth copy is the usual mistake of an illegal deck: with a bit for it
+# too, those decks stay in the one pass (at 100,000 decks, checking a tenth of them exactly made
+# every signed-in deck list take seconds). A change here re-encodes every deck
+# (decks.services.verdict_stamp).
+LEVELS = 4
 
 
 def slots() -> dict[int, int]:

@@ -250,11 +250,17 @@ def deck_text(deck: Deck) -> str:
     return export(deck_for_rules(snapshot_of(deck)), title=deck.name, fmt=deck.format)
 
 
+def verdict_stamp() -> str:
+    """What the verdicts and bits decks keep were written for: the catalogue version and the
+    bits' layout."""
+    return f"{cache_version.current()}/{needs.LEVELS}"
+
+
 def refresh_verdicts(batch: int = 2000) -> int:
     """After a catalogue change (a card's kind, a name), the verdicts decks keep for the public
     list may be wrong: check every deck again, once per catalogue version, under a lock so that
     two workers do it once. Returns how many verdicts changed."""
-    version = cache_version.current()
+    version = verdict_stamp()
     state = VerdictState.objects.filter(pk=1).first()
     if state is not None and state.catalog_version == version:
         return 0

@@ -9,8 +9,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from collection.models import AllocatedCard, Allocation
-from decks.models import Deck
-from decks.services import change_entry, set_built, set_tags, update_deck
+from catalog import cache_version
+from decks.models import Deck, VerdictState
+from decks.services import change_entry, refresh_verdicts, set_built, set_tags, update_deck, verdict_stamp
 from tests.collection_helpers import own
 from tests.conftest import logged_in
 from tests.deck_helpers import make_deck
@@ -145,6 +146,31 @@ def test_buildable_and_the_owned_badge_count_every_copy(alice_client: Client, al
     # A built deck of alice's takes her copies away from what she can build.
     set_built(make_deck(alice, name="我的", main={"YXJQ-004": 1}, general=None), True)
     assert alice_client.get("/api/decks/?public=1&buildable=1").json()["results"] == []
+
+
+def test_a_fourth_copy_is_counted_in_the_bits_not_deck_by_deck(alice_client: Client, alice, bob) -> None:  # type: ignore[no-untyped-def]
+    # The usual mistake of an illegal deck: its four copies are in the one pass over the bits.
+    own(alice, YXJQ_003=3)
+    four = make_deck(bob, name="四張", main={"YXJQ-003": 4}, general=None, public=True)
+    assert four.needs_over is False and not four.is_legal
+    listing = alice_client.get("/api/decks/?public=1&sort=missing").json()["results"]
+    assert [(d["name"], d["owned"], d["missing"]) for d in listing] == [("四張", 3, 1)]
+    own(alice, YXJQ_003=4)
+    assert alice_client.get("/api/decks/?public=1&buildable=1").json()["results"][0]["id"] == four.pk
+
+
+def test_decks_written_for_another_bit_layout_are_encoded_again(alice_client: Client, alice, bob) -> None:  # type: ignore[no-untyped-def]
+    own(alice, YXJQ_003=1)
+    deck = make_deck(bob, name="舊", main={"YXJQ-003": 3}, general=None, public=True)
+    fresh = deck.needs
+    # As an earlier layout (three bits a card) left them: other bits, and a stamp without it.
+    Deck.objects.filter(pk=deck.pk).update(needs="1" * 64)
+    VerdictState.objects.update_or_create(pk=1, defaults={"catalog_version": cache_version.current()})
+    assert refresh_verdicts() == 1
+    deck.refresh_from_db()
+    assert deck.needs == fresh and VerdictState.objects.get(pk=1).catalog_version == verdict_stamp()
+    [listed] = alice_client.get("/api/decks/?public=1").json()["results"]
+    assert (listed["owned"], listed["missing"]) == (1, 2)
 
 
 def test_anonymous_readers_cannot_sort_by_a_collection(client: Client, bob) -> None:  # type: ignore[no-untyped-def]
