@@ -100,11 +100,11 @@ def main() -> None:
     runner = get_runner(settings)(verbosity=0, interactive=False, keepdb=keep)
     old = runner.setup_databases()
     try:
-        from decks.services import verdict_stamp
         from catalog.loading import load_catalog
         from catalog.models import Card
         from collection.models import CollectionEntry
         from decks.models import Deck, DeckEntry, VerdictState
+        from decks.services import verdict_stamp
 
         users = get_user_model()
         started = time.perf_counter()

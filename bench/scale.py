@@ -452,8 +452,8 @@ def main() -> None:
     setup_django()
     from django.core.management import call_command
 
-    from decks.services import verdict_stamp
     from decks.models import VerdictState
+    from decks.services import verdict_stamp
 
     for command in (("migrate", "--noinput"), ("loadcatalog",), ("collectstatic", "--noinput"), ("translations",)):
         call_command(*command, verbosity=0, stdout=io.StringIO())

@@ -8,8 +8,8 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from collection.models import AllocatedCard, Allocation
 from catalog import cache_version
+from collection.models import AllocatedCard, Allocation
 from decks.models import Deck, VerdictState
 from decks.services import change_entry, refresh_verdicts, set_built, set_tags, update_deck, verdict_stamp
 from tests.collection_helpers import own
