@@ -55,7 +55,13 @@ def mine(request: AuthedRequest) -> HttpResponse:
     )
     cards = card_filter.qs if card_filter.is_valid() else Card.objects.none()
     page = Paginator(cards, per_page(request)).get_page(request.GET.get("page"))
-    context = {"filter": card_filter, "page": page, "cards": page.object_list, "totals": queries.totals(request.user)}
+    context = {
+        "filter": card_filter,
+        "page": page,
+        "cards": page.object_list,
+        "totals": queries.totals(request.user),
+        "rows": "collection/_rows.html",
+    }
     template = "catalog/_card_results.html" if request.htmx else "collection/mine.html"
     return render(request, template, context, status=200 if card_filter.is_valid() else 400)
 

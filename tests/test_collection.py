@@ -123,9 +123,9 @@ def test_my_collection_page_filters_and_totals(alice_client: Client, alice) -> N
     html = alice_client.get("/collection/").content.decode()
     assert "3 different cards" in html or "3 種" in html
     assert "6 copies" in html or "6 張" in html
-    assert '<td class="code">YXJQ-004</td>' not in html  # 0 copies: not owned
+    assert '<span class="code">YXJQ-004</span>' not in html  # 0 copies: not owned
     tactics = alice_client.get("/collection/?kind=tactic").content.decode()
-    assert '<td class="code">YXJQ-001</td>' in tactics and '<td class="code">YXJQ-003</td>' not in tactics
+    assert '<span class="code">YXJQ-001</span>' in tactics and '<span class="code">YXJQ-003</span>' not in tactics
     assert alice_client.get("/collection/?kind=bogus").status_code == 400
 
 
@@ -321,6 +321,21 @@ def test_cards_exist_for_counting() -> None:
     assert Card.objects.filter(code__in=["YXJQ-003", "WJ-001", "LSHJ-008"]).count() == 3
 
 
+def test_my_collection_is_one_compact_row_a_card_with_labelled_steppers(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+    own(alice, YXJQ_003=(2, 1), YXJQ_001=1)
+    html = alice_client.get("/collection/").content.decode()
+    rows = html.split('<ul class="own-rows">', 1)[1].split("</ul>", 1)[0]
+    assert rows.count("<li ") == 2 and "<table" not in rows
+    # Each row: name, code, then − count + for copies and for foils, each group labelled.
+    row = rows.split('<li id="card-', 2)[1]
+    assert row.count('class="stepper') == 2 and row.count('class="count-label"') == 2
+    assert row.index('value="dec"') < row.index('data-owned="') < row.index('value="inc"')
+    assert row.index('value="dec_foil"') < row.index('data-foil="') < row.index('value="inc_foil"')
+    # A live update answers the same row's counter.
+    answer = alice_client.post("/collection/cards/YXJQ-003/", {"action": "inc", "compact": "1"}, HTTP_HX_REQUEST="true")
+    assert 'data-owned="3"' in answer.content.decode() and answer.content.decode().count('class="stepper') == 2
+
+
 def test_the_card_list_can_set_counts_in_place(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
     html = alice_client.get("/cards/?q=新兵").content.decode()
     assert 'name="quantity"' in html and 'value="set"' in html
@@ -329,3 +344,11 @@ def test_the_card_list_can_set_counts_in_place(alice_client: Client, alice) -> N
     )
     assert 'data-owned="5"' in response.content.decode() and 'class="counter compact"' in response.content.decode()
     assert counts(alice, "YXJQ-003") == (5, 0)
+
+
+def test_an_empty_collection_says_where_to_start_in_one_sentence(alice_client: Client) -> None:
+    # One message with its links inside, so that each language orders it as it should.
+    english = alice_client.get("/collection/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'add cards with + in the <a href="/cards/">catalogue</a>, or <a href="/collection/import/">import' in english
+    chinese = alice_client.get("/collection/", HTTP_ACCEPT_LANGUAGE="zh-Hant").content.decode()
+    assert '還沒有卡牌：可在<a href="/cards/">卡牌目錄</a>按 + 加入，或<a href="/collection/import/">匯入 CSV 檔</a>。' in chinese
