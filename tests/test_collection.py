@@ -351,4 +351,7 @@ def test_an_empty_collection_says_where_to_start_in_one_sentence(alice_client: C
     english = alice_client.get("/collection/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert 'add cards with + in the <a href="/cards/">catalogue</a>, or <a href="/collection/import/">import' in english
     chinese = alice_client.get("/collection/", HTTP_ACCEPT_LANGUAGE="zh-Hant").content.decode()
-    assert '還沒有卡牌：可在<a href="/cards/">卡牌目錄</a>按 + 加入，或<a href="/collection/import/">匯入 CSV 檔</a>。' in chinese
+    assert (
+        '還沒有卡牌：可在<a href="/cards/">卡牌目錄</a>按 + 加入，或<a href="/collection/import/">匯入 CSV 檔</a>。'
+        in chinese
+    )
