@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install messages makemessages migrate catalog lint format typecheck bench bench-scale serve-prod cluster clean
+.PHONY: run test install messages makemessages migrate catalog lint format typecheck bench bench-scale audit serve-prod cluster clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -63,6 +63,12 @@ bench: messages
 # The site at community scale on PostgreSQL (BENCH_SCALE_URL): 100,000 decks, 10,000 users.
 bench-scale: messages
 	$(BIN)/python bench/scale.py
+
+# Lighthouse (npm, pinned in audit/package-lock.json) on the main pages, mobile profile, with
+# Debian's chromium (apt-get install chromium); needs Node.js and npm.
+audit: messages
+	cd audit && npm ci --no-audit --no-fund --loglevel=error
+	$(BIN)/python bench/audit.py
 
 # Production: DEBUG off, hashed static files served by whitenoise, gunicorn.
 # Two gunicorn servers behind haproxy on one machine, sharing PostgreSQL, Redis and an S3 store

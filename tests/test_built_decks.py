@@ -159,6 +159,15 @@ def test_a_fourth_copy_is_counted_in_the_bits_not_deck_by_deck(alice_client: Cli
     assert alice_client.get("/api/decks/?public=1&buildable=1").json()["results"][0]["id"] == four.pk
 
 
+def test_decks_checked_one_by_one_each_get_their_own_count(alice_client: Client, alice, bob) -> None:  # type: ignore[no-untyped-def]
+    # Beyond the bits (five copies and more), decks with the same count share one branch.
+    own(alice, YXJQ_003=3)
+    for name, n in (("五張甲", 5), ("六張", 6), ("五張乙", 5)):
+        make_deck(bob, name=name, main={"YXJQ-003": n}, general=None, public=True)
+    listing = alice_client.get("/api/decks/?public=1&sort=missing").json()["results"]
+    assert sorted((d["name"], d["missing"]) for d in listing) == [("五張乙", 2), ("五張甲", 2), ("六張", 3)]
+
+
 def test_decks_written_for_another_bit_layout_are_encoded_again(alice_client: Client, alice, bob) -> None:  # type: ignore[no-untyped-def]
     own(alice, YXJQ_003=1)
     deck = make_deck(bob, name="舊", main={"YXJQ-003": 3}, general=None, public=True)
