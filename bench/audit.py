@@ -71,7 +71,13 @@ def lighthouse(url: str, name: str, cookie: str | None) -> dict[str, int]:
     ]
     if cookie:
         command.append("--extra-headers=" + json.dumps({"Cookie": cookie}))
-    subprocess.run(command, check=True, env=os.environ | {"CHROME_PATH": CHROMIUM}, capture_output=True)
+    for attempt in (1, 2):  # chromium now and then fails to start on a busy machine: once more
+        run = subprocess.run(command, env=os.environ | {"CHROME_PATH": CHROMIUM}, capture_output=True, text=True)
+        if run.returncode == 0:
+            break
+        print(f"lighthouse {url} (attempt {attempt}): {run.stderr[-2000:]}", file=sys.stderr)
+    else:
+        raise RuntimeError(f"lighthouse failed on {url}")
     result = json.loads(report.read_text())
     return {c: round(result["categories"][c]["score"] * 100) for c in CATEGORIES}
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
 from django.test import Client
+
+from catalog import cache_version
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 SVG = "{http://www.w3.org/2000/svg}"
@@ -78,14 +81,21 @@ def test_faces_in_the_grid_the_card_page_and_the_deck_page(client: Client, alice
     assert '<svg class="face' not in client.get("/cards/?view=list").content.decode()
     assert '<svg class="face kind-general"' in client.get("/cards/WJ-001/").content.decode()
     deck = make_deck(alice)
-    assert (
-        alice_client.get(f"/decks/{deck.pk}/").content.decode().count('<svg class="face') == 15
-    )  # the general, then one per entry
+    # A deck's grid and the builder's search show each face as one image of the drawn face.
+    page = alice_client.get(f"/decks/{deck.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert page.count('<img class="face-image-only"') == 15 and '<svg class="face' not in page  # general + entries
+    assert f'alt="{deck.general.name} {deck.general.code}" lang="zh-Hant"' in page  # the image names the card
+    version = cache_version.current()
+    src = re.search(r'<img class="face-image-only" src="([^"]+)"', page)
+    assert src and src.group(1) == f"/cards/{deck.general.code}/face.svg?v={version}&amp;lang=en"
+    answer = alice_client.get(src.group(1).replace("&amp;", "&"))
+    assert answer["Content-Type"] == "image/svg+xml" and b'<svg class="face kind-general"' in answer.content
 
     search = alice_client.get(
         f"/decks/{deck.pk}/build/?q=&set=YXJQ&kind=tactic", HTTP_HX_REQUEST="true", HTTP_HX_TARGET="search-results"
     ).content.decode()
-    assert search.count('<svg class="face') == 4  # the builder's search results
+    assert search.count('<img class="face-image-only"') == 4  # the builder's search results
+    assert '<svg class="face' not in search and 'alt=""' in search  # beside the card's name: decorative
 
 
 def test_an_unknown_code_has_no_face(client: Client) -> None:

@@ -6,10 +6,14 @@ readers keep the Chinese card names, with pinyin beside them, and English labels
 
 from __future__ import annotations
 
-from django import template
-from django.utils.html import format_html
+from urllib.parse import urlencode
 
-from catalog import images, textkeys, vocab
+from django import template
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import get_language
+
+from catalog import cache_version, images, textkeys, vocab
 from webutil.i18n import wants_english, wants_simplified
 from webutil.text import CJK
 
@@ -118,6 +122,29 @@ def card_face(context, card, sizes="(max-width: 40rem) 45vw, 10rem"):  # type: i
         "sizes": sizes,
         "LANGUAGE_CODE": context.get("LANGUAGE_CODE"),
     }
+
+
+@register.simple_tag(takes_context=True)
+def face_image(context, card, sizes="4rem", labelled=False) -> str:  # type: ignore[no-untyped-def]
+    """A card's face as one image: its uploaded picture, else the drawn face as an SVG file. A
+    list of thirty faces is then thirty elements, not thirty drawings of forty (the builder's
+    search and a deck's grid were slow to lay out on a phone), and the browser keeps each. The
+    drawn face's address carries the catalogue version and the language it is written in.
+    `labelled`: the image names the card (when it is all a link holds), in card data's language."""
+    picture = images.pictures_for(context.get("request")).get((card.pk, "front"))
+    if picture is not None:
+        src, srcset = picture.src, picture.srcset
+    else:
+        query = urlencode({"v": cache_version.current(), "lang": get_language()})
+        src, srcset = f"{reverse('catalog:card-face', args=[card.code])}?{query}", ""
+    alt, lang = (f"{script(card.name)} {card.code}", zh_lang()) if labelled else ("", "")
+    return format_html(
+        '<img class="face-image-only" src="{}"{} alt="{}"{} width="250" height="350" loading="lazy" decoding="async">',
+        src,
+        format_html(' srcset="{}" sizes="{}"', srcset, sizes) if srcset else "",
+        alt,
+        format_html(' lang="{}"', lang) if lang else "",
+    )
 
 
 @register.simple_tag(takes_context=True)
