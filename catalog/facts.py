@@ -43,7 +43,7 @@ def is_curator(user: AbstractBaseUser | AnonymousUser) -> bool:
     if cached is None:
         groups = getattr(user, "groups", None)
         cached = bool(groups is not None and groups.filter(name=CURATORS).exists())
-        user._is_curator = cached  # type: ignore[union-attr]
+        user._is_curator = cached  # type: ignore[attr-defined]
     return cached
 
 
