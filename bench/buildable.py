@@ -57,7 +57,7 @@ def build(owner_ids: list[int]) -> None:
             chosen = {pk: rng.choice((1, 2, 3, 3)) for pk in rng.sample(cards, PER_DECK)}
             general = rng.choice(generals)
             need = chosen | {general: chosen.get(general, 0) + 1}
-            bits, over = needs.encode(need, slot_of)
+            bits, more = needs.encode(need, slot_of)
             decks.append(
                 Deck(
                     owner_id=owner_ids[i % len(owner_ids)],
@@ -67,7 +67,8 @@ def build(owner_ids: list[int]) -> None:
                     is_legal=True,
                     main_count=sum(chosen.values()),
                     needs=bits,
-                    needs_over=over,
+                    needs_over=bool(more),
+                    needs_more=more,
                     needs_total=sum(need.values()),
                 )
             )

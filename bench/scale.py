@@ -77,7 +77,7 @@ class Template:
     is_legal: bool
     main_count: int
     needs: str
-    needs_over: bool
+    needs_more: dict[str, int]
     needs_total: int
     snapshot: dict[str, Any]
     general_code: str
@@ -151,7 +151,7 @@ def templates(rng: random.Random) -> list[Template]:
         data = DeckData(f"list {i}", DEFAULT_FORMAT, general, main, {})
         verdict = check_deck_snapshot(data)
         need = {index.pk_by_code[c]: n for c, n in needs.requirement(data).items()}
-        bits, over = needs.encode(need, slot_of)
+        bits, more = needs.encode(need, slot_of)
         out.append(
             Template(
                 general=index.pk_by_code[general],
@@ -159,7 +159,7 @@ def templates(rng: random.Random) -> list[Template]:
                 is_legal=verdict.legal,
                 main_count=verdict.main_deck_count,
                 needs=bits,
-                needs_over=over,
+                needs_more=more,
                 needs_total=sum(need.values()),
                 snapshot=data.to_snapshot(),
                 general_code=general,
@@ -214,7 +214,8 @@ def generate(previous: Size, size: Size, lists: list[Template], rng: random.Rand
                     "is_legal": t.is_legal,
                     "main_count": t.main_count,
                     "needs": t.needs,
-                    "needs_over": t.needs_over,
+                    "needs_over": bool(t.needs_more),
+                    "needs_more": t.needs_more,
                     "needs_total": t.needs_total,
                 }
 

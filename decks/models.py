@@ -44,24 +44,28 @@ class DeckQuerySet(models.QuerySet["Deck"]):
     def with_ownership(self, user: Any) -> DeckQuerySet:
         """Each deck with `missing` (copies the user lacks to build it) and `owned` (the copies it
         takes that the user has), counting available copies: owned, foils too, minus those in
-        the user's other built decks. None for anonymous readers. Four queries, however many
-        decks: the bits kept with each deck do the work in the database (decks.needs)."""
+        the user's other built decks. None for anonymous readers. Four queries (five when the
+        reader has built decks), however many decks: the bits kept with each deck do the work in
+        the database (decks.needs)."""
         if not user.is_authenticated:
             none = Value(None, IntegerField())
             return self.annotate(missing=none, owned=none, owned_share=Value(None, FloatField()))
         found = availability(user)
-        mask = needs.lack_mask({pk: item.available for pk, item in found.items()})
-        exact = _exact_missing(self.filter(Q(needs_over=True) | Q(owner=user, allocation__isnull=False)), found)
-        missing: Any = MissingCopies(mask)
-        if exact:
-            # One branch per count, not per deck: a few hundred decks checked exactly made a
-            # CASE of as many branches, which Django took longer to compile than the database
-            # to run.
-            by_count: dict[int, list[int]] = {}
-            for pk, n in exact.items():
-                by_count.setdefault(n, []).append(pk)
-            whens = [When(pk__in=pks, then=Value(n)) for n, pks in sorted(by_count.items())]
-            missing = Case(*whens, default=missing, output_field=IntegerField())
+        available = {pk: item.available for pk, item in found.items()}
+        missing: Any = MissingCopies(needs.lack_mask(available))
+        own_built = Q(owner=user, allocation__isnull=False)
+        # Decks needing more copies of a card than the bits say: the bits plus what their
+        # `needs_more` adds (one query, a few additions each).
+        beyond = {
+            pk: needs.beyond_bits(more, available)
+            for pk, more in self.filter(needs_over=True).exclude(own_built).values_list("pk", "needs_more")
+        }
+        # One branch per count, not per deck: a CASE of a branch per deck took Django longer to
+        # compile than the database to run, at a few hundred decks.
+        if adds := _by_count({pk: n for pk, n in beyond.items() if n}):
+            missing = missing + Case(*adds, default=Value(0), output_field=IntegerField())
+        if exact := _by_count(_exact_missing(self.filter(own_built), found)):
+            missing = Case(*exact, default=missing, output_field=IntegerField())
         return self.annotate(missing=missing).annotate(
             owned=F("needs_total") - F("missing"),
             owned_share=Cast(F("needs_total") - F("missing"), FloatField()) / NullIf(F("needs_total"), 0),
@@ -92,8 +96,10 @@ class Deck(models.Model):
     # bit per card and copy, so the filter is one pass over the public decks in the database.
     needs = NeedsField(default="", editable=False)
     needs_total = models.PositiveIntegerField(default=0)
-    # Some card is needed more often than the bits record (an illegal deck): checked exactly.
+    # Some card is needed more often than the bits record (an illegal deck): those cards and
+    # their counts (card id as text → copies), added to what the bits say (decks.needs).
     needs_over = models.BooleanField(default=False)
+    needs_more = models.JSONField(default=dict, blank=True, editable=False)
 
     objects = DeckQuerySet.as_manager()
 
@@ -142,9 +148,17 @@ class DeckTag(models.Model):
         return self.name
 
 
+def _by_count(counts: dict[int, int]) -> list[When]:
+    """`When(pk in […], then=n)` for each count n of `counts` (deck id → n)."""
+    by_count: dict[int, list[int]] = {}
+    for pk, n in counts.items():
+        by_count.setdefault(n, []).append(pk)
+    return [When(pk__in=pks, then=Value(n)) for n, pks in sorted(by_count.items())]
+
+
 def _exact_missing(decks: DeckQuerySet, found: dict[int, Availability]) -> dict[int, int]:
-    """Missing copies of a few decks, worked out entry by entry (two queries): those the bits
-    cannot describe, and the reader's own built decks, whose own copies they may use."""
+    """Missing copies of a few decks, worked out entry by entry (two queries): the reader's own
+    built decks, whose own copies they may use."""
     rows = list(decks.values_list("pk", "general_id", "allocation_id"))
     if not rows:
         return {}

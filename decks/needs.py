@@ -9,9 +9,11 @@ available. The copies missing are then popcount(needs & lack): PostgreSQL's bit 
 bit_count(); on SQLite a small registered function does the same.
 
 A deck needing more than LEVELS copies of a card (only an illegal deck does, and rarely) is marked
-`needs_over` and checked exactly instead, as are the reader's own built decks (their own copies
-are theirs to use). The slots follow the catalogue version: decks.services.refresh_verdicts
-writes every deck's bits again when the catalogue changes.
+`needs_over` and keeps those cards and counts beside its bits (`needs_more`): the copies missing
+past the bits are then a few additions in Python per such deck, not a read of its entries. The
+reader's own built decks are checked entry by entry (their own copies are theirs to use). The
+slots follow the catalogue version: decks.services.refresh_verdicts writes every deck's bits again
+when the catalogue changes.
 """
 
 from __future__ import annotations
@@ -54,18 +56,26 @@ def requirement(data: DeckData) -> dict[str, int]:
     return need
 
 
-def encode(need_by_pk: Mapping[int, int], slot_of: Mapping[int, int] | None = None) -> tuple[str, bool]:
-    """The deck's bits, and whether some card needs more copies than the bits can say (`slot_of`:
-    slots() already at hand, when encoding many decks)."""
+def encode(need_by_pk: Mapping[int, int], slot_of: Mapping[int, int] | None = None) -> tuple[str, dict[str, int]]:
+    """The deck's bits, and the cards it needs more copies of than the bits can say (card id as
+    text, for JSON → copies). `slot_of`: slots() already at hand, when encoding many decks."""
     slot_of = slots() if slot_of is None else slot_of
     bits = ["0"] * width(len(slot_of))
-    over = False
+    more: dict[str, int] = {}
     for pk, n in need_by_pk.items():
         slot = slot_of[pk]
         for k in range(min(n, LEVELS)):
             bits[slot * LEVELS + k] = "1"
-        over = over or n > LEVELS
-    return "".join(bits), over
+        if n > LEVELS:
+            more[str(pk)] = n
+    return "".join(bits), more
+
+
+def beyond_bits(more: Mapping[str, int], available_by_pk: Mapping[int, int]) -> int:
+    """Copies missing that the bits do not count. For a card needed n > LEVELS times with a copies
+    available, the bits count max(0, LEVELS - a); all that is missing is max(0, n - a); the
+    difference is max(0, n - max(a, LEVELS))."""
+    return sum(max(0, n - max(available_by_pk.get(int(pk), 0), LEVELS)) for pk, n in more.items())
 
 
 def lack_mask(available_by_pk: Mapping[int, int]) -> str:

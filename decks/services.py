@@ -75,7 +75,8 @@ def save_deck(deck: Deck, data: DeckData, *, note: str = "", autosave: bool = Fa
     verdict = check_deck_snapshot(data)
     need = {index.pk_by_code[c]: n for c, n in needs.requirement(data).items()}
     with transaction.atomic():
-        deck.needs, deck.needs_over = needs.encode(need)
+        deck.needs, deck.needs_more = needs.encode(need)
+        deck.needs_over = bool(deck.needs_more)
         deck.needs_total = sum(need.values())
         if deck.built:
             deck.allocation = fill_allocation(deck.owner, deck.allocation, data.name, need)
@@ -250,6 +251,10 @@ def deck_text(deck: Deck) -> str:
     return export(deck_for_rules(snapshot_of(deck)), title=deck.name, fmt=deck.format)
 
 
+# What a deck keeps of its verdict and its needs, written again when the catalogue changes.
+KEPT = ["is_legal", "main_count", "needs", "needs_over", "needs_more", "needs_total"]
+
+
 def verdict_stamp() -> str:
     """What the verdicts and bits decks keep were written for: the catalogue version and the
     bits' layout."""
@@ -282,12 +287,13 @@ def refresh_verdicts(batch: int = 2000) -> int:
                 verdict = check_deck_snapshot(data)
                 # The bits' slots follow catalogue order, which a new version may change.
                 need = needs.requirement(data)
-                bits, over = needs.encode({pk_by_code[c]: n for c, n in need.items()})
-                fresh = (verdict.legal, verdict.main_deck_count, bits, over, sum(need.values()))
-                if (deck.is_legal, deck.main_count, deck.needs, deck.needs_over, deck.needs_total) != fresh:
-                    deck.is_legal, deck.main_count, deck.needs, deck.needs_over, deck.needs_total = fresh
+                bits, more = needs.encode({pk_by_code[c]: n for c, n in need.items()})
+                fresh = (verdict.legal, verdict.main_deck_count, bits, bool(more), more, sum(need.values()))
+                if tuple(getattr(deck, f) for f in KEPT) != fresh:
+                    for f, value in zip(KEPT, fresh, strict=True):
+                        setattr(deck, f, value)
                     stale.append(deck)
-            Deck.objects.bulk_update(stale, ["is_legal", "main_count", "needs", "needs_over", "needs_total"])
+            Deck.objects.bulk_update(stale, KEPT)
             changed += len(stale)
             last = chunk[-1].pk
         state.catalog_version = version

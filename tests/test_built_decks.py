@@ -159,13 +159,22 @@ def test_a_fourth_copy_is_counted_in_the_bits_not_deck_by_deck(alice_client: Cli
     assert alice_client.get("/api/decks/?public=1&buildable=1").json()["results"][0]["id"] == four.pk
 
 
-def test_decks_checked_one_by_one_each_get_their_own_count(alice_client: Client, alice, bob) -> None:  # type: ignore[no-untyped-def]
-    # Beyond the bits (five copies and more), decks with the same count share one branch.
+def test_decks_needing_more_copies_than_the_bits_say_are_counted_exactly(alice_client: Client, alice, bob) -> None:  # type: ignore[no-untyped-def]
+    # Five copies and more: the bits count the first four, `needs_more` the rest.
     own(alice, YXJQ_003=3)
     for name, n in (("五張甲", 5), ("六張", 6), ("五張乙", 5)):
-        make_deck(bob, name=name, main={"YXJQ-003": n}, general=None, public=True)
-    listing = alice_client.get("/api/decks/?public=1&sort=missing").json()["results"]
-    assert sorted((d["name"], d["missing"]) for d in listing) == [("五張乙", 2), ("五張甲", 2), ("六張", 3)]
+        deck = make_deck(bob, name=name, main={"YXJQ-003": n}, general=None, public=True)
+        assert deck.needs_over and deck.needs_more == {str(deck.entries.get().card_id): n}
+
+    def missing() -> list[tuple[str, int]]:
+        listing = alice_client.get("/api/decks/?public=1&sort=missing").json()["results"]
+        return sorted((d["name"], d["missing"]) for d in listing)
+
+    assert missing() == [("五張乙", 2), ("五張甲", 2), ("六張", 3)]
+    own(alice, YXJQ_003=5)  # more than the bits' four levels
+    assert missing() == [("五張乙", 0), ("五張甲", 0), ("六張", 1)]
+    buildable = alice_client.get("/api/decks/?public=1&buildable=1").json()["results"]
+    assert sorted(d["name"] for d in buildable) == ["五張乙", "五張甲"]
 
 
 def test_decks_written_for_another_bit_layout_are_encoded_again(alice_client: Client, alice, bob) -> None:  # type: ignore[no-untyped-def]

@@ -82,6 +82,29 @@ def test_the_verdict_matches_rules_check_on_the_same_list(alice_client: Client, 
         assert f'data-code="{problem.code}"' in page
 
 
+def _bar(html: str) -> str:
+    return html.split('<nav class="deck-bar"', 1)[1].split("</nav>", 1)[0]
+
+
+def test_the_builder_bar_keeps_count_and_verdict_in_view_and_follows_every_tap(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+    deck = make_deck(alice)  # a legal 40-card deck
+    page = alice_client.get(f"/decks/{deck.pk}/build/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    bar = _bar(page)
+    assert 'data-count="40"' in bar and "✔ Legal · 40 cards" in bar
+    # One tap from the deck to the search, one back.
+    assert 'href="#builder-search"' in bar and 'id="builder-search"' in page and 'href="#deck-panel"' in bar
+    answer = alice_client.post(
+        f"/decks/{deck.pk}/change/",
+        {"action": "dec", "card": "YXJQ-001"},
+        HTTP_HX_REQUEST="true",
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    bar = _bar(answer.content.decode())
+    assert 'data-count="39"' in bar and "✘ Not legal · 39 cards" in bar
+    chinese = _bar(alice_client.get(f"/decks/{deck.pk}/build/", HTTP_ACCEPT_LANGUAGE="zh-Hant").content.decode())
+    assert "✘ 不合法 · 39 張卡牌" in chinese
+
+
 @pytest.mark.parametrize(
     "data",
     [
