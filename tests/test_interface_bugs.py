@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
@@ -142,3 +144,15 @@ def test_set_the_counts_is_not_a_card_set_in_chinese(alice_client) -> None:  # t
     html = alice_client.get("/cards/YXJQ-003/").content.decode()
     assert '<button name="action" value="set">設定</button>' in html
     assert "系列" in alice_client.get("/cards/").content.decode()
+
+
+def test_template_comments_never_reach_the_page() -> None:
+    # Django's {# … #} ends on its own line: one spread over two lines is printed as text.
+    templates = Path(__file__).resolve().parent.parent / "templates"
+    broken = [
+        f"{path.relative_to(templates)}:{n}"
+        for path in templates.rglob("*.*")
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if line.count("{#") > line.count("#}")
+    ]
+    assert broken == []
