@@ -2,10 +2,12 @@ from __future__ import annotations
 
 from collections import Counter
 
+from django.conf import settings
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
 from django.http import HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from catalog import cache_version, query
@@ -121,8 +123,16 @@ def card_face(request: HtmxHttpRequest, code: str) -> HttpResponse:
         return HttpResponse(status=404)
     from catalog.faces import colours
 
-    response = render(
-        request, "catalog/face.svg", {"card": card, "face": colours(card.kind, card.tier)}, content_type="image/svg+xml"
-    )
+    # Pages link the face with their language in the address (?lang=): the answer is then the
+    # same for everyone who asks for that address, as a shared cache assumes.
+    asked = request.GET.get("lang", "")
+    language = asked if asked in dict(settings.LANGUAGES) else translation.get_language()
+    with translation.override(language):
+        response = render(
+            request,
+            "catalog/face.svg",
+            {"card": card, "face": colours(card.kind, card.tier)},
+            content_type="image/svg+xml",
+        )
     response["Cache-Control"] = "public, max-age=86400"
     return response

@@ -114,3 +114,18 @@ def test_troop_and_tactic_faces_show_what_is_known() -> None:
     Card.objects.filter(pk=troop.pk).update(text="登場時，摸一張牌。")
     _, raw = face(client, troop.code)
     assert "登場時，摸一張牌。" in raw and "face-text-missing" not in raw
+
+
+def test_a_face_file_is_in_the_language_its_address_names(client: Client) -> None:
+    # Whoever asks for ?lang=en gets the English face, whatever their own language: a shared
+    # cache may hand one answer to everyone asking for that address.
+    from catalog.models import Card
+
+    card = Card.objects.filter(kind="troop", text__isnull=True).first()
+    assert card is not None
+    url = f"/cards/{card.code}/face.svg"
+    english = client.get(url + "?lang=en", HTTP_ACCEPT_LANGUAGE="zh-Hant").content.decode()
+    chinese = client.get(url + "?lang=zh-hant", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Effect text not yet recorded" in english and "Effect text not yet recorded" not in chinese
+    # An unknown language in the address: the reader's own, as before.
+    assert "Effect text not yet recorded" in client.get(url + "?lang=xx", HTTP_ACCEPT_LANGUAGE="en").content.decode()
