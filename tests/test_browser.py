@@ -134,7 +134,13 @@ def test_sign_up_and_count_cards_without_reloads(site: str, page) -> None:  # ty
     assert page.evaluate("window.__marker") == "same page"  # htmx: no reload
     shoot(page, "card-list-logged-in")
     page.goto(f"{site}/collection/")
-    assert "新兵" in page.locator("table.cards").inner_text()
+    # My collection: one compact row a card, its steppers live too.
+    row = page.locator(".own-rows > li").first
+    assert "新兵" in row.inner_text()
+    page.evaluate("window.__marker = 'same page'")
+    row.locator("button[value=inc]").click()
+    page.wait_for_selector('.own-rows > li:first-child [data-owned="3"]')
+    assert page.evaluate("window.__marker") == "same page"
     page.goto(f"{site}/collection/completion/")
     shoot(page, "completion")
 
