@@ -4,6 +4,7 @@ thumbnails made once, served with long cache headers, shown instead of the drawn
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -159,7 +160,11 @@ def test_pictures_are_shown_with_the_face_beneath_and_served_for_a_year(
     grid = client.get("/cards/?view=grid&kind=general").content.decode()
     assert grid.count('<img class="face-image"') == 1
     deck = make_deck(alice)
-    assert '<img class="face-image"' in alice_client.get(f"/decks/{deck.pk}/").content.decode()
+    # A deck's grid shows each face as one image: the general's is its uploaded picture.
+    deck_page = alice_client.get(f"/decks/{deck.pk}/").content.decode()
+    general = re.search(r'<img class="face-image-only" src="([^"]+)" srcset="([^"]+)"', deck_page)
+    assert general and general.group(1).startswith("/media/")
+    assert f"/media/{front.thumbnails['200']} 200w" in general.group(2)
 
     response = client.get(f"/media/{front.thumbnails['200']}")
     assert response.status_code == 200 and response["Content-Type"] == "image/webp"
