@@ -433,8 +433,19 @@ def test_focus_stays_on_the_control_after_a_live_update_and_copy_buttons_copy(si
     plus.focus()
     page.keyboard.press("Enter")
     page.wait_for_selector('.my-copies [data-owned="1"]')
+
+    # site.js puts focus back once htmx has settled the swap, a moment after the new count shows.
+    # (Polled from here: the site's CSP forbids the eval that wait_for_function uses.)
+    def refocused() -> None:
+        for _ in range(100):
+            if page.evaluate("document.activeElement && document.activeElement.value === 'inc'"):
+                return
+            page.wait_for_timeout(20)
+
+    refocused()
     page.keyboard.press("Enter")  # still on "+": a second press counts a second copy
     page.wait_for_selector('.my-copies [data-owned="2"]')
+    refocused()
     focused = page.evaluate("[document.activeElement.name, document.activeElement.value]")
     assert focused == ["action", "inc"]
     page.locator(".my-copies button[value=dec_foil]").is_disabled()
