@@ -31,6 +31,9 @@ def empty_cache():  # type: ignore[no-untyped-def]
     # Cached answers and throttle counts belong to one test: the database rolls back, so must they.
     from django.core.cache import caches
 
+    from webutil.breaker import reset_all
+
+    reset_all()  # a test that broke the cache on purpose leaves no pause behind
     for alias in caches:
         caches[alias].clear()
 

@@ -10,6 +10,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -58,33 +59,36 @@ def gunicorn(env: dict[str, str], workers: int = 3, *, config: bool = False) -> 
     """`config`: with the production settings file (zongheng/gunicorn_conf.py), as make serve-prod."""
     port = free_port()
     settings_file = ["-c", str(ROOT / "zongheng" / "gunicorn_conf.py")] if config else []
-    process = subprocess.Popen(
-        [
-            GUNICORN,
-            "zongheng.wsgi",
-            *settings_file,
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            str(workers),
-            "--log-level",
-            "warning",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    try:
-        wait_until_up(port)
-        yield port
-    finally:
-        process.terminate()
+    # The servers' log goes to a file, never to a pipe nobody reads: once a pipe's buffer is
+    # full, every worker that logs a line blocks, and requests stall as if the site had hung.
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen(
+            [
+                GUNICORN,
+                "zongheng.wsgi",
+                *settings_file,
+                "--bind",
+                f"127.0.0.1:{port}",
+                "--workers",
+                str(workers),
+                "--log-level",
+                "warning",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+        )
         try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:  # a worker stuck in a request: stop it the hard way
-            process.kill()
-            process.wait(timeout=15)
+            wait_until_up(port)
+            yield port
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:  # a worker stuck in a request: stop it the hard way
+                process.kill()
+                process.wait(timeout=15)
 
 
 def wait_until_up(port: int, seconds: float = 30) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from zongheng.env import env_bool, env_int, env_list
+from zongheng.env import env_bool, env_float, env_int, env_list
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -35,6 +35,15 @@ def test_env_int_and_list(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("X_INT", "twelve")
     with pytest.raises(ImproperlyConfigured, match="not a whole number"):
         env_int("X_INT", 0)
+
+
+@pytest.mark.parametrize("raw", ["soon", "0", "-1", "inf", "nan"])
+def test_env_float_wants_a_positive_number_of_seconds(monkeypatch: pytest.MonkeyPatch, raw: str) -> None:
+    monkeypatch.setenv("X_SECONDS", "0.25")
+    assert env_float("X_SECONDS", 1.0) == 0.25
+    monkeypatch.setenv("X_SECONDS", raw)
+    with pytest.raises(ImproperlyConfigured, match="X_SECONDS="):
+        env_float("X_SECONDS", 1.0)
 
 
 def _check(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:

@@ -1,6 +1,7 @@
 """The shared cache as an optimisation only: when Redis cannot be reached, every read misses and
-every write is dropped, so requests carry on uncached (slower, never broken). Failures are
-logged, at most once a minute per process.
+every write is dropped, so requests carry on uncached (slower, never broken). After a failure the
+process leaves Redis alone for a few seconds (webutil.breaker): a Redis that hangs would otherwise
+cost every cache call its socket timeout. Failures are logged at most once a minute per process.
 
 Throttle counters do not use this class: they must know when their cache is gone, to count in
 the process instead (webutil.throttling).
@@ -8,97 +9,67 @@ the process instead (webutil.throttling).
 
 from __future__ import annotations
 
-import logging
-import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from django.core.cache.backends.redis import RedisCache
 
+from webutil.breaker import breaker_for
 from webutil.throttling import CACHE_ERRORS
 
-log = logging.getLogger(__name__)
-_LOG_EVERY = 60.0
+T = TypeVar("T")
 
 
 class ResilientRedisCache(RedisCache):
-    _last_logged = 0.0
+    def __init__(self, server: str, params: dict[str, Any]) -> None:
+        super().__init__(server, params)
+        self._breaker = breaker_for("cache", server)
 
-    def _failed(self, operation: str, error: BaseException) -> None:
-        now = time.monotonic()
-        if now - ResilientRedisCache._last_logged > _LOG_EVERY:
-            ResilientRedisCache._last_logged = now
-            log.warning("cache unreachable (%s: %s); serving uncached", operation, error)
+    def _try(self, operation: str, call: Callable[[], T], otherwise: T) -> T:
+        breaker = self._breaker
+        if not breaker.closed():
+            return otherwise
+        try:
+            return call()
+        except CACHE_ERRORS as error:
+            breaker.failed(operation, error)
+            return otherwise
 
     def get(self, key: Any, default: Any = None, version: int | None = None) -> Any:
-        try:
-            return super().get(key, default, version)
-        except CACHE_ERRORS as error:
-            self._failed("get", error)
-            return default
+        return self._try("get", lambda: super(ResilientRedisCache, self).get(key, default, version), default)
 
     def get_many(self, keys: Any, version: int | None = None) -> dict[Any, Any]:
-        try:
-            return super().get_many(keys, version)
-        except CACHE_ERRORS as error:
-            self._failed("get_many", error)
-            return {}
+        return self._try("get_many", lambda: super(ResilientRedisCache, self).get_many(keys, version), {})
 
     def has_key(self, key: Any, version: int | None = None) -> bool:
-        try:
-            return super().has_key(key, version)
-        except CACHE_ERRORS as error:
-            self._failed("has_key", error)
-            return False
+        return self._try("has_key", lambda: super(ResilientRedisCache, self).has_key(key, version), False)
 
     def set(self, key: Any, value: Any, timeout: Any = None, version: int | None = None) -> None:
-        try:
-            super().set(key, value, timeout, version)
-        except CACHE_ERRORS as error:
-            self._failed("set", error)
+        self._try("set", lambda: super(ResilientRedisCache, self).set(key, value, timeout, version), None)
 
     def set_many(self, data: dict[Any, Any], timeout: Any = None, version: int | None = None) -> list[Any]:
-        try:
-            return super().set_many(data, timeout, version)
-        except CACHE_ERRORS as error:
-            self._failed("set_many", error)
-            return list(data)
+        return self._try(
+            "set_many", lambda: super(ResilientRedisCache, self).set_many(data, timeout, version), list(data)
+        )
 
     def add(self, key: Any, value: Any, timeout: Any = None, version: int | None = None) -> bool:
-        try:
-            return super().add(key, value, timeout, version)
-        except CACHE_ERRORS as error:
-            self._failed("add", error)
-            return False
+        return self._try("add", lambda: super(ResilientRedisCache, self).add(key, value, timeout, version), False)
 
     def delete(self, key: Any, version: int | None = None) -> bool:
-        try:
-            return super().delete(key, version)
-        except CACHE_ERRORS as error:
-            self._failed("delete", error)
-            return False
+        return self._try("delete", lambda: super(ResilientRedisCache, self).delete(key, version), False)
 
     def delete_many(self, keys: Any, version: int | None = None) -> None:
-        try:
-            super().delete_many(keys, version)
-        except CACHE_ERRORS as error:
-            self._failed("delete_many", error)
+        self._try("delete_many", lambda: super(ResilientRedisCache, self).delete_many(keys, version), None)
 
     def touch(self, key: Any, timeout: Any = None, version: int | None = None) -> bool:
-        try:
-            return super().touch(key, timeout, version)
-        except CACHE_ERRORS as error:
-            self._failed("touch", error)
-            return False
+        return self._try("touch", lambda: super(ResilientRedisCache, self).touch(key, timeout, version), False)
 
     def incr(self, key: Any, delta: int = 1, version: int | None = None) -> int:
-        try:
-            return super().incr(key, delta, version)
-        except CACHE_ERRORS as error:
-            self._failed("incr", error)
-            raise ValueError("cache unreachable") from None  # what callers handle for a missing key
+        missing = object()
+        value = self._try("incr", lambda: super(ResilientRedisCache, self).incr(key, delta, version), missing)
+        if value is missing:
+            raise ValueError("cache unreachable")  # what callers handle for a missing key
+        return value  # type: ignore[return-value]
 
     def clear(self) -> None:
-        try:
-            super().clear()
-        except CACHE_ERRORS as error:
-            self._failed("clear", error)
+        self._try("clear", lambda: super(ResilientRedisCache, self).clear(), None)

@@ -4,12 +4,12 @@ The client address comes from REMOTE_ADDR, or from X-Forwarded-For only as far a
 number of trusted proxies (TRUSTED_PROXIES, default 0): a header the client wrote itself must
 never give it a fresh budget. Counters live in their own cache alias ("throttle"), which nothing
 else fills, so that a flood of cached answers cannot evict them. When that cache cannot be
-reached, a per-process counter takes over: slower to agree between workers, but never no limit.
+reached, a per-process counter takes over for a few seconds (webutil.breaker): slower to agree
+between workers, but never no limit.
 """
 
 from __future__ import annotations
 
-import logging
 import math
 import time
 from collections.abc import Callable
@@ -24,7 +24,7 @@ from django.http import HttpRequest
 from redis.exceptions import RedisError
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 
-log = logging.getLogger(__name__)
+from webutil.breaker import Breaker, breaker_for
 
 # Used only while the shared throttle cache is unreachable; one per process.
 _FALLBACK = LocMemCache("throttle-fallback", {"MAX_ENTRIES": 100_000})
@@ -43,8 +43,13 @@ def client_ip(request: HttpRequest) -> str:
     return hops[-min(trusted, len(hops))] if hops else remote
 
 
+def _throttle_breaker() -> Breaker:
+    return breaker_for("throttle cache", str(settings.CACHES["throttle"].get("LOCATION", "")))
+
+
 def throttle_cache() -> BaseCache:
-    return caches["throttle"]
+    """The shared counters, or this process's own while they were just found unreachable."""
+    return caches["throttle"] if _throttle_breaker().closed() else _FALLBACK
 
 
 # What a cache that cannot be reached raises (redis-py's errors, or the socket's own).
@@ -86,8 +91,8 @@ def _with_fallback(
 ) -> tuple[int, float]:
     try:
         return operation(throttle_cache(), key, seconds)
-    except CACHE_ERRORS:
-        log.warning("throttle cache unreachable; counting in this process")
+    except CACHE_ERRORS as error:
+        _throttle_breaker().failed("count", error)
         return operation(_FALLBACK, key, seconds)
 
 
@@ -122,8 +127,8 @@ class _ResilientMixin:
     def allow_request(self, request: Any, view: Any) -> bool:
         try:
             return super().allow_request(request, view)  # type: ignore[misc,no-any-return]  # a mixin over DRF's throttles
-        except CACHE_ERRORS:
-            log.warning("throttle cache unreachable; throttling in this process")
+        except CACHE_ERRORS as error:
+            _throttle_breaker().failed("throttle", error)
             self.cache = _FALLBACK
             return super().allow_request(request, view)  # type: ignore[misc,no-any-return]  # likewise
 

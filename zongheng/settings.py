@@ -9,7 +9,7 @@ from typing import Any
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from zongheng.env import env_bool, env_int, env_list, env_str
+from zongheng.env import env_bool, env_float, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -128,9 +128,17 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = env_str("REDIS_URL")
 CACHES: dict[str, dict[str, Any]]
 THROTTLE_REDIS_URL = env_str("THROTTLE_REDIS_URL") or REDIS_URL
+# A Redis that hangs instead of refusing (overloaded, paused, a network that drops packets) must
+# cost a request a fraction of a second, not the socket's default wait forever.
+REDIS_OPTIONS = {
+    "socket_connect_timeout": env_float("REDIS_CONNECT_TIMEOUT", 0.5),
+    "socket_timeout": env_float("REDIS_TIMEOUT", 0.5),
+}
 if REDIS_URL:
     # A cache that is down makes the site slower, never broken (webutil.cache).
-    CACHES = {"default": {"BACKEND": "webutil.cache.ResilientRedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        "default": {"BACKEND": "webutil.cache.ResilientRedisCache", "LOCATION": REDIS_URL, "OPTIONS": REDIS_OPTIONS}
+    }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "OPTIONS": {"MAX_ENTRIES": 2000}}}
 if THROTTLE_REDIS_URL:
@@ -138,6 +146,7 @@ if THROTTLE_REDIS_URL:
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": THROTTLE_REDIS_URL,
         "KEY_PREFIX": "throttle",
+        "OPTIONS": REDIS_OPTIONS,
     }
 else:
     CACHES["throttle"] = {
