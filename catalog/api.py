@@ -60,7 +60,8 @@ class CatalogueCacheMixin:
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Any:
         digest = self._digest(request)
         etag = f'"{digest}"'
-        if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
+        # Compared weakly, as If-None-Match is: compression (GZipMiddleware) sends the tag as W/"…".
+        if etag in [t.strip().removeprefix("W/") for t in request.headers.get("If-None-Match", "").split(",")]:
             return self._cacheable(HttpResponseNotModified(), etag)
         cached = cache.get(f"catalog-api:{digest}")
         if cached is not None:

@@ -22,6 +22,12 @@ class ChangeForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        if data.get("action") not in (None, "set"):
+            # A stepper shares its form with the typed counts, which it does not read: a number
+            # typed there and not set yet must not stop a +1.
+            for name in ("quantity", "foil_quantity"):
+                self.errors.pop(name, None)
+                data.pop(name, None)
         if data.get("action") == "set" and data.get("quantity") is None and data.get("foil_quantity") is None:
             raise forms.ValidationError(_("Give a number of copies to set."))
         return data

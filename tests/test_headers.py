@@ -39,6 +39,28 @@ def test_catalogue_answers_carry_an_etag_and_answer_304(client: Client) -> None:
     assert client.get("/api/cards/YXJQ-003/", HTTP_IF_NONE_MATCH=detail["ETag"]).status_code == 304
 
 
+def test_pages_and_answers_are_sent_compressed_and_still_answer_304(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+    import gzip
+
+    from catalog.models import Card
+    from collection.services import set_counts
+
+    for card in Card.objects.all()[:60]:
+        set_counts(alice, card, quantity=2, foil_quantity=1)
+    plain = alice_client.get("/collection/")
+    packed = alice_client.get("/collection/", headers={"Accept-Encoding": "gzip"})
+    assert packed["Content-Encoding"] == "gzip" and "Accept-Encoding" in packed["Vary"]
+    body = gzip.decompress(packed.content)
+    assert b"YXJQ-003" in body and len(packed.content) < len(plain.content) / 5
+    # a compressed answer's tag is weak (W/"…"); sent back, it still means "not modified"
+    first = alice_client.get("/api/cards/?page_size=50", headers={"Accept-Encoding": "gzip"})
+    assert first["ETag"].startswith('W/"')
+    again = alice_client.get(
+        "/api/cards/?page_size=50", headers={"Accept-Encoding": "gzip", "If-None-Match": first["ETag"]}
+    )
+    assert again.status_code == 304
+
+
 def test_a_catalogue_change_invalidates_cached_answers(
     client: Client, tmp_path, django_capture_on_commit_callbacks
 ) -> None:  # type: ignore[no-untyped-def]
