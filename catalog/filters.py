@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import django_filters
 from django import forms
 from django.db import models
 from django.db.models import F, QuerySet
+from django.http import HttpRequest, QueryDict
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -38,6 +40,41 @@ SORT_CHOICES = [
     ("rarity", _("Rarity")),
     ("-rarity", _("Rarity (descending)")),
 ]
+
+
+DEFAULT_SORT = SORT_CHOICES[0][0]  # what the sort box shows when the address names none
+
+
+def tidy_query(data: QueryDict) -> QueryDict | None:
+    """The query with only what is in use (no empty fields, not the default sort), for addresses
+    worth sharing; None when there is nothing to drop."""
+    tidy = QueryDict(mutable=True)
+    for key, values in data.lists():
+        kept = [v for v in values if v.strip() and not (key == "sort" and v == DEFAULT_SORT)]
+        if kept:
+            tidy.setlist(key, kept)
+    return None if list(tidy.lists()) == list(data.lists()) else tidy
+
+
+def tidy_address(request: HttpRequest) -> str | None:
+    """This page's address with only the filters in use, or None when it already is: a form
+    sends every field, empty or not, and the address is what players copy and share."""
+    tidy = tidy_query(request.GET)
+    if tidy is None:
+        return None
+    return f"{request.path}?{tidy.urlencode()}" if tidy else request.path
+
+
+@dataclass(frozen=True)
+class InUse:
+    """One chosen filter value, and the query without it (a chip that removes it)."""
+
+    field: str
+    label: str
+    value: str
+    text: str  # a choice's own label (a set's printed name); the value itself otherwise
+    choice: bool
+    without: str
 
 
 def _descending(field: Any) -> Any:
@@ -104,9 +141,22 @@ class CardFilter(django_filters.FilterSet):
         model = Card
         fields: list[str] = []
 
-    def has_filters(self) -> bool:
-        """True when anything beyond the search box is chosen (the filter panel then opens)."""
-        return any(self.data.get(name) for name in self.filters if name not in ("q", "sort"))
+    def in_use(self) -> list[InUse]:
+        """Every filter value the address chose, beyond the search box and the sort."""
+        data = tidy_query(self.data) or self.data
+        chips = []
+        for name, values in data.lists():
+            if name in ("q", "sort") or name not in self.filters:
+                continue
+            choice = isinstance(self.filters[name], ChoicesFilter)
+            texts = dict(self.filters[name].extra.get("choices", [])) if choice else {}
+            for value in values:
+                rest = data.copy()
+                rest.setlist(name, [v for v in values if v != value])
+                rest.pop("page", None)
+                label = str(self.filters[name].label)
+                chips.append(InUse(name, label, value, str(texts.get(value, value)), choice, rest.urlencode()))
+        return chips
 
     def filter_q(self, queryset: QuerySet[Card], name: str, value: query.Node) -> QuerySet[Card]:
         return query.apply(queryset, value)

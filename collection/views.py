@@ -12,7 +12,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from catalog.filters import CardFilter
+from catalog.filters import CardFilter, tidy_address
 from catalog.models import Card, CardSet
 from collection import csv_io, queries
 from collection.forms import ACTIONS, ChangeForm, ImportForm, WantedForm
@@ -50,6 +50,9 @@ def _error(request: HtmxHttpRequest, message: str) -> HttpResponse:
 @login_required
 def mine(request: AuthedRequest) -> HttpResponse:
     """The catalogue filtered to what I own, with the catalogue's own filters, and totals."""
+    tidy = tidy_address(request)
+    if tidy is not None and not request.htmx:
+        return redirect(tidy)
     card_filter = CardFilter(
         request.GET, queryset=queries.with_counts(queries.owned_cards(request.user).with_set(), request.user)
     )
@@ -63,7 +66,10 @@ def mine(request: AuthedRequest) -> HttpResponse:
         "rows": "collection/_rows.html",
     }
     template = "catalog/_card_results.html" if request.htmx else "collection/mine.html"
-    return render(request, template, context, status=200 if card_filter.is_valid() else 400)
+    response = render(request, template, context, status=200 if card_filter.is_valid() else 400)
+    if tidy is not None:
+        response["HX-Push-Url"] = tidy
+    return response
 
 
 @login_required

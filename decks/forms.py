@@ -5,6 +5,7 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from decks.batch import MAX_ZIP_BYTES
 from decks.i18n import format_label, pick
@@ -64,7 +65,12 @@ class DeckSettingsForm(forms.Form):
         max_length=MAX_DESCRIPTION,
         widget=forms.Textarea(attrs={"rows": 4}),
     )
-    public = forms.BooleanField(label=_("Public: anyone with the link can read it, and it is listed"), required=False)
+    public = forms.BooleanField(
+        label=pgettext_lazy("deck visibility", "Public"),
+        help_text=_("anyone with the link can read it, and it is listed"),
+        required=False,
+        widget=forms.CheckboxInput(attrs={"aria-describedby": "public-hint"}),
+    )
     tags = forms.CharField(
         label=_("Tags"), required=False, max_length=MAX_TAGS * (MAX_TAG + 2), help_text=_("Separated by commas.")
     )

@@ -459,3 +459,44 @@ def test_focus_stays_on_the_control_after_a_live_update_and_copy_buttons_copy(si
     copied = page.evaluate("navigator.clipboard.readText()")
     assert "複製測試" in copied and "YXJQ" in copied
     context.close()
+
+
+def test_a_cards_face_shows_on_hover_and_on_the_first_tap(site: str, browser) -> None:  # type: ignore[no-untyped-def]
+    from django.contrib.auth import get_user_model
+
+    from tests.deck_helpers import make_deck
+
+    context, page = log_in(browser, site, "lin")
+    deck = make_deck(get_user_model().objects.get(username="lin"), name="預覽", main={"YXJQ-003": 3})
+    preview = page.locator(".face-preview")
+    for path in (f"/decks/{deck.pk}/", f"/decks/{deck.pk}/build/"):
+        page.goto(f"{site}{path}")
+        name = page.locator('.deck-lines li[data-code="YXJQ-003"] a').first
+        name.hover()
+        expect(preview).to_be_visible()
+        assert "/cards/YXJQ-003/face.svg" in (preview.locator("img").get_attribute("src") or "")
+        assert preview.locator("img").evaluate("i => i.complete && i.naturalWidth > 0")  # the face was drawn
+        page.mouse.move(5, 5)
+        expect(preview).to_be_hidden()
+    # a verdict names its cards, and they preview too
+    page.goto(f"{site}/check/")
+    page.fill("#id_list", "武將: 劉備\n4 新兵")
+    problem = page.locator('[data-code="too_many_copies"] .problem-cards a')
+    expect(problem).to_have_count(1)
+    problem.hover()
+    expect(preview).to_be_visible()
+    page.keyboard.press("Escape")  # dismissible without moving the pointer (WCAG 1.4.13)
+    expect(preview).to_be_hidden()
+    context.close()
+
+    # On a phone: the first tap shows the face and stays on the page; its button opens the card.
+    phone = browser.new_context(viewport=PHONE, locale="zh-TW", has_touch=True, is_mobile=True)
+    page = phone.new_page()
+    page.goto(f"{site}/cards/?q=新兵")
+    page.locator("table.cards tbody tr:first-child a").first.tap()
+    sheet = page.locator(".face-preview.touch")
+    expect(sheet).to_be_visible()
+    assert page.url.endswith("/cards/?q=%E6%96%B0%E5%85%B5") or "/cards/?q=" in page.url
+    page.locator(".face-preview-actions a").tap()
+    page.wait_for_url("**/cards/YXJQ-003/")
+    phone.close()

@@ -52,7 +52,7 @@ def test_available_copies_are_owned_minus_other_built_decks_with_their_names(ali
     other = make_deck(alice, name="新牌庫", main={"YXJQ-003": 3}, general="WJ-001")
     html = alice_client.get(f"/decks/{other.pk}/").content.decode()
     # 4 owned − 2 in 蜀漢步兵 = 2 of the 3 wanted; the general is owned.
-    assert ">2/3<" in html and "蜀漢步兵 用了 2 張" in html
+    assert "</span> 2/3<" in html and "蜀漢步兵 用了 2 張" in html
     api = alice_client.get(f"/api/decks/{other.pk}/missing/").json()["missing"]
     assert api == [{"card": "YXJQ-003", "name": "新兵", "needed": 3, "owned": 2, "missing": 1}]
     # The built deck itself uses its own copies: nothing is missing for it.

@@ -23,7 +23,8 @@ def codes_on(html: str) -> list[str]:
 
 
 def get(client: Client, url: str, status: int = 200) -> str:
-    response = client.get(url)
+    # follow: an address with empty fields or the default sort is first tidied (a 302)
+    response = client.get(url, follow=True)
     assert response.status_code == status, (url, response.status_code)
     return response.content.decode()
 

@@ -162,7 +162,7 @@ def test_owned_needed_and_missing_cards_to_the_wishlist(alice_client: Client, al
     deck = make_deck(alice, main={"YXJQ-003": 3, "YXJQ-004": 2, "YXJQ-005": 1})
     own(alice, YXJQ_003=(1, 1), YXJQ_005=4)  # foils count as owned
     html = alice_client.get(f"/decks/{deck.pk}/").content.decode()
-    assert ">2/3<" in html and ">0/2<" in html and ">4/1<" in html
+    assert "</span> 2/3<" in html and "</span> 0/2<" in html and "</span> 4/1<" in html
     api = alice_client.get(f"/api/decks/{deck.pk}/missing/").json()
     assert api == {
         "missing": [

@@ -93,3 +93,121 @@ document.addEventListener("htmx:afterSettle", () => {
     chosen.focus();
   }
 });
+// A card's face, shown beside its name: on hover or keyboard focus with a mouse, and on a touch
+// screen at the first tap on the name (a second tap, or the button, opens the card's page). Card
+// pages are /cards/<code>/; the catalogue's other pages under /cards/ are not cards.
+const CARD_PAGE = /^\/cards\/(?!syntax\/|incomplete\/)[^/]+\/$/;
+let facePreview = null;
+let faceFor = null;
+let hideTimer = null;
+let lastPointer = "mouse";
+function faceAddress(link) {
+  if (!(link instanceof HTMLAnchorElement) || link.querySelector("img, svg") || link.closest(".face-preview")) {
+    return null;
+  }
+  const url = new URL(link.href, location.href);
+  if (url.origin !== location.origin || !CARD_PAGE.test(url.pathname)) {
+    return null;
+  }
+  return `${url.pathname}face.svg?lang=${encodeURIComponent(document.documentElement.lang)}`;
+}
+function preview() {
+  if (!facePreview) {
+    const template = document.getElementById("face-preview-template");
+    if (!template) {
+      return null;
+    }
+    facePreview = template.content.firstElementChild.cloneNode(true);
+    document.body.appendChild(facePreview);
+    facePreview.addEventListener("mouseenter", () => clearTimeout(hideTimer));
+    facePreview.addEventListener("mouseleave", () => hideFace(150));
+  }
+  return facePreview;
+}
+function showFace(link, touch) {
+  const address = faceAddress(link);
+  const box = address && preview();
+  if (!box) {
+    return;
+  }
+  clearTimeout(hideTimer);
+  faceFor = link;
+  const image = box.querySelector("img");
+  image.src = address;
+  image.alt = link.textContent.trim();
+  box.querySelector(".face-preview-actions a").href = link.href;
+  box.classList.toggle("touch", touch);
+  box.hidden = false;
+  if (!touch) {
+    // beside the name, inside the window, never over the name itself
+    const rect = link.getBoundingClientRect();
+    const width = box.offsetWidth;
+    const height = box.offsetHeight;
+    const right = rect.right + 12 + width <= window.innerWidth;
+    box.style.left = `${right ? rect.right + 12 : Math.max(4, rect.left - 12 - width)}px`;
+    box.style.top = `${Math.min(Math.max(4, rect.top - height / 3), window.innerHeight - height - 4)}px`;
+  } else {
+    box.style.left = "";
+    box.style.top = "";
+    box.querySelector(".face-preview-actions a").focus({ preventScroll: true });
+  }
+}
+function hideFace(delay) {
+  clearTimeout(hideTimer);
+  hideTimer = setTimeout(() => {
+    if (facePreview) {
+      facePreview.hidden = true;
+    }
+    faceFor = null;
+  }, delay);
+}
+document.addEventListener("pointerdown", (event) => {
+  lastPointer = event.pointerType;
+});
+document.addEventListener("mouseover", (event) => {
+  const link = event.target.closest && event.target.closest("a[href]");
+  if (link && lastPointer === "mouse" && faceAddress(link) && link !== faceFor) {
+    showFace(link, false);
+  }
+});
+document.addEventListener("mouseout", (event) => {
+  const link = event.target.closest && event.target.closest("a[href]");
+  if (link && link === faceFor && !link.contains(event.relatedTarget)) {
+    hideFace(150);
+  }
+});
+document.addEventListener("focusin", (event) => {
+  const link = event.target;
+  if (link.matches && link.matches(":focus-visible") && faceAddress(link)) {
+    showFace(link, false);
+  } else if (faceFor && !(facePreview && facePreview.contains(link))) {
+    hideFace(0);
+  }
+});
+document.addEventListener("click", (event) => {
+  if (event.target.closest("[data-face-close]")) {
+    const link = faceFor;
+    hideFace(0);
+    if (link) {
+      link.focus({ preventScroll: true });
+    }
+    return;
+  }
+  const link = event.target.closest("a[href]");
+  if (lastPointer === "touch" && link && faceAddress(link) && link !== faceFor) {
+    event.preventDefault(); // the first tap shows the face; the second opens the page
+    showFace(link, true);
+  } else if (facePreview && !facePreview.hidden && !facePreview.contains(event.target) && link !== faceFor) {
+    hideFace(0);
+  }
+});
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && facePreview && !facePreview.hidden) {
+    const link = faceFor;
+    hideFace(0);
+    if (link && facePreview.classList.contains("touch")) {
+      link.focus({ preventScroll: true });
+    }
+  }
+});
+document.addEventListener("htmx:beforeSwap", () => hideFace(0));
