@@ -96,8 +96,9 @@ class DeckOutputSerializer(serializers.Serializer):
     missing = serializers.IntegerField(required=False, help_text="In lists, for a logged-in caller: copies lacking")
 
 
-def deck_json(deck: Deck) -> dict[str, Any]:
-    data = services.snapshot_of(deck)
+def deck_json(deck: Deck, data: DeckData | None = None) -> dict[str, Any]:
+    """`data`: the deck as plain data when a list read it already (services.snapshots_of)."""
+    data = data or services.snapshot_of(deck)
     return {
         "id": deck.pk,
         "name": deck.name,
@@ -238,9 +239,10 @@ class DeckListView(APIView):
         paginator = StrictCursorPagination()
         queryset, paginator.ordering = self._filtered(request)
         # Narrow rows to sort (no rendered description, no bits): the sort then stays in memory.
-        narrow = queryset.defer("description_html", "needs").with_entries().prefetch_related("tags")
-        decks = paginator.paginate_queryset(narrow, request, view=self)
-        return paginator.get_paginated_response([deck_json(d) for d in decks or []])
+        narrow = queryset.defer("description_html", "needs").select_related("owner").prefetch_related("tags")
+        decks = paginator.paginate_queryset(narrow, request, view=self) or []
+        data = services.snapshots_of(decks)
+        return paginator.get_paginated_response([deck_json(d, data[d.pk]) for d in decks])
 
     @extend_schema(request=DeckInputSerializer, responses={201: DeckOutputSerializer, 400: ERROR, 401: ERROR})
     def post(self, request: Request) -> Response:

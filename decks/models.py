@@ -37,10 +37,6 @@ class DeckQuerySet(models.QuerySet["Deck"]):
     def owned_by(self, user: Any) -> DeckQuerySet:
         return self.filter(owner=user) if user.is_authenticated else self.none()
 
-    def with_entries(self) -> DeckQuerySet:
-        """A list of decks with their entries in one more query, whatever its length."""
-        return self.select_related("owner").prefetch_related("entries")
-
     def with_ownership(self, user: Any) -> DeckQuerySet:
         """Each deck with `missing` (copies the user lacks to build it) and `owned` (the copies it
         takes that the user has), counting available copies: owned, foils too, minus those in

@@ -43,8 +43,8 @@ class DeckError(ValueError):
 
 
 def snapshot_of(deck: Deck) -> DeckData:
-    """A saved deck as plain data: one query for its entries (none when a list prefetched them,
-    Deck.objects.with_entries()); card codes come from the catalogue index, not a join."""
+    """A saved deck as plain data: one query for its entries (lists read many decks at once:
+    snapshots_of); card codes come from the catalogue index, not a join."""
     code_by_pk = catalog_index().code_by_pk
     main: dict[str, int] = {}
     reinforcements: dict[str, int] = {}
@@ -52,6 +52,28 @@ def snapshot_of(deck: Deck) -> DeckData:
         (main if entry.section == MAIN else reinforcements)[code_by_pk[entry.card_id]] = entry.count
     general = code_by_pk.get(deck.general_id) if deck.general_id else None
     return DeckData(deck.name, deck.format, general, main, reinforcements, deck.description)
+
+
+def snapshots_of(decks: list[Deck]) -> dict[int, DeckData]:
+    """Many decks as plain data, their entries read in one query as bare rows: a page of 50
+    decks holds about a thousand entries, and building a model for each cost half the page."""
+    code_by_pk = catalog_index().code_by_pk
+    main: dict[int, dict[str, int]] = {deck.pk: {} for deck in decks}
+    reinforcements: dict[int, dict[str, int]] = {deck.pk: {} for deck in decks}
+    rows = DeckEntry.objects.filter(deck_id__in=list(main)).values_list("deck_id", "section", "card_id", "count")
+    for deck_id, section, card_id, count in rows:
+        (main if section == MAIN else reinforcements)[deck_id][code_by_pk[card_id]] = count
+    return {
+        deck.pk: DeckData(
+            deck.name,
+            deck.format,
+            code_by_pk.get(deck.general_id) if deck.general_id else None,
+            main[deck.pk],
+            reinforcements[deck.pk],
+            deck.description,
+        )
+        for deck in decks
+    }
 
 
 def _check_counts(entries: dict[str, int]) -> None:
