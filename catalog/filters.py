@@ -9,13 +9,13 @@ import django_filters
 from django import forms
 from django.db import models
 from django.db.models import F, QuerySet
-from django.http import HttpRequest, QueryDict
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from catalog import query
 from catalog.models import Card
 from catalog.vocab import SETS, Element, Faction, Kind, Speed, Tier, TroopClass
+from webutil.querystring import tidy_query
 
 # sort value -> order_by fields; the catalogue order (position) breaks ties.
 SORTS: dict[str, list[Any]] = {
@@ -42,27 +42,8 @@ SORT_CHOICES = [
 ]
 
 
-DEFAULT_SORT = SORT_CHOICES[0][0]  # what the sort box shows when the address names none
-
-
-def tidy_query(data: QueryDict) -> QueryDict | None:
-    """The query with only what is in use (no empty fields, not the default sort), for addresses
-    worth sharing; None when there is nothing to drop."""
-    tidy = QueryDict(mutable=True)
-    for key, values in data.lists():
-        kept = [v for v in values if v.strip() and not (key == "sort" and v == DEFAULT_SORT)]
-        if kept:
-            tidy.setlist(key, kept)
-    return None if list(tidy.lists()) == list(data.lists()) else tidy
-
-
-def tidy_address(request: HttpRequest) -> str | None:
-    """This page's address with only the filters in use, or None when it already is: a form
-    sends every field, empty or not, and the address is what players copy and share."""
-    tidy = tidy_query(request.GET)
-    if tidy is None:
-        return None
-    return f"{request.path}?{tidy.urlencode()}" if tidy else request.path
+# What the sort box shows when the address names none: left out of shared addresses.
+TIDY_DEFAULTS = {"sort": SORT_CHOICES[0][0]}
 
 
 @dataclass(frozen=True)
@@ -143,7 +124,7 @@ class CardFilter(django_filters.FilterSet):
 
     def in_use(self) -> list[InUse]:
         """Every filter value the address chose, beyond the search box and the sort."""
-        data = tidy_query(self.data) or self.data
+        data = tidy_query(self.data, TIDY_DEFAULTS) or self.data
         chips = []
         for name, values in data.lists():
             if name in ("q", "sort") or name not in self.filters:

@@ -11,11 +11,12 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from catalog import cache_version, query
-from catalog.filters import CardFilter, tidy_address
+from catalog.filters import TIDY_DEFAULTS, CardFilter
 from catalog.models import Card, CardSet
 from catalog.vocab import Kind, Tier
 from rules_check.codes import normalize_code
 from webutil.pagination import per_page
+from webutil.querystring import tidy_get
 from webutil.requests import HtmxHttpRequest
 
 
@@ -33,12 +34,10 @@ def _card_view(request: HtmxHttpRequest) -> str:
     return str(request.session.get("card_view", "list"))
 
 
+@tidy_get(TIDY_DEFAULTS)
 def card_list(request: HtmxHttpRequest, cards: QuerySet[Card] | None = None) -> HttpResponse:
     """The catalogue, filtered. A higher layer may pass the rows with more on them (the reader's
     own copies: collection.catalog_pages); the catalogue itself knows nothing of collections."""
-    tidy = tidy_address(request)
-    if tidy is not None and not request.htmx:
-        return redirect(tidy)
     base = Card.objects.with_set() if cards is None else cards
     card_filter = CardFilter(request.GET, queryset=base)
     status = 200
@@ -56,10 +55,7 @@ def card_list(request: HtmxHttpRequest, cards: QuerySet[Card] | None = None) -> 
         "catalog_version": cache_version.current(),
     }
     template = "catalog/_card_results.html" if request.htmx and not request.htmx.boosted else "catalog/card_list.html"
-    response = render(request, template, context, status=status)
-    if tidy is not None:
-        response["HX-Push-Url"] = tidy  # the history gets the tidy address, not what the form sent
-    return response
+    return render(request, template, context, status=status)
 
 
 def card_detail(request: HtmxHttpRequest, code: str, cards: QuerySet[Card] | None = None) -> HttpResponse:

@@ -12,7 +12,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from catalog.filters import CardFilter, tidy_address
+from catalog.filters import TIDY_DEFAULTS, CardFilter
 from catalog.models import Card, CardSet
 from collection import csv_io, queries
 from collection.forms import ACTIONS, ChangeForm, ImportForm, WantedForm
@@ -20,6 +20,7 @@ from collection.models import CollectionChange, ShareLink
 from collection.services import CountError, change_counts, set_counts, set_wanted, undo_change
 from webutil.confirm import unless_confirmed
 from webutil.pagination import per_page
+from webutil.querystring import tidy_get
 from webutil.requests import AuthedRequest, HtmxHttpRequest
 
 _IMPORT_SESSION_KEY = "collection_import_plan"
@@ -48,11 +49,9 @@ def _error(request: HtmxHttpRequest, message: str) -> HttpResponse:
 
 
 @login_required
+@tidy_get(TIDY_DEFAULTS)
 def mine(request: AuthedRequest) -> HttpResponse:
     """The catalogue filtered to what I own, with the catalogue's own filters, and totals."""
-    tidy = tidy_address(request)
-    if tidy is not None and not request.htmx:
-        return redirect(tidy)
     card_filter = CardFilter(
         request.GET, queryset=queries.with_counts(queries.owned_cards(request.user).with_set(), request.user)
     )
@@ -66,10 +65,7 @@ def mine(request: AuthedRequest) -> HttpResponse:
         "rows": "collection/_rows.html",
     }
     template = "catalog/_card_results.html" if request.htmx else "collection/mine.html"
-    response = render(request, template, context, status=200 if card_filter.is_valid() else 400)
-    if tidy is not None:
-        response["HX-Push-Url"] = tidy
-    return response
+    return render(request, template, context, status=200 if card_filter.is_valid() else 400)
 
 
 @login_required

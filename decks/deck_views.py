@@ -39,6 +39,7 @@ from drawing import TURNS, sample_hand
 from rules_check.model import REINFORCEMENT
 from webutil.confirm import unless_confirmed
 from webutil.pagination import SlicePage, page_number, per_page
+from webutil.querystring import tidy_get
 from webutil.requests import AuthedRequest, HtmxHttpRequest
 
 _IMPORT_NOTES = "deck_import_notes"
@@ -69,6 +70,7 @@ def _deck_context(request: HtmxHttpRequest, deck: Deck) -> dict[str, Any]:
 
 
 @login_required
+@tidy_get({"sort": "updated"})
 def my_decks(request: AuthedRequest) -> HttpResponse:
     """My decks, archived ones apart (?archived=1), filtered by tag and sorted like the public list."""
     archived = request.GET.get("archived") == "1"
@@ -325,6 +327,7 @@ DECKS_PER_PAGE = 30
 MAX_DECK_PAGE = 50
 
 
+@tidy_get({"sort": "updated"})
 def public_list(request: HtmxHttpRequest) -> HttpResponse:
     services.refresh_verdicts()  # the list filters by the verdicts decks keep
     deck_filter = deck_filter_for(request, Deck.objects.filter(public=True).select_related("owner", "general"))

@@ -104,3 +104,13 @@ def test_a_collection_row_is_one_form_and_a_stepper_ignores_the_typed_counts(ali
     refused = alice_client.post("/collection/cards/YXJQ-003/", {**sent, "action": "set"})
     assert refused.status_code == 400
     assert CollectionEntry.objects.get(user=alice, card__code="YXJQ-003").quantity == 2
+
+
+@pytest.mark.usefixtures("english")
+def test_deck_list_addresses_are_tidied_too(alice_client: Client) -> None:
+    response = alice_client.get("/decks/?faction=&format=standard&legal=&sort=updated")
+    assert response.status_code == 302 and response["Location"] == "/decks/?format=standard"
+    mine = alice_client.get("/decks/mine/?tag=&sort=updated")
+    assert mine.status_code == 302 and mine["Location"] == "/decks/mine/"
+    # a chosen sort other than the default stays
+    assert alice_client.get("/decks/?sort=newest").status_code == 200
