@@ -166,11 +166,12 @@ class ProposalListView(APIView):
         responses={200: ProposalOutputSerializer(many=True), 400: ERROR, 401: ERROR},
     )
     def get(self, request: Request) -> Response:
-        mine = request.query_params.get("mine", "")
-        wanted = request.query_params.get("status", "")
-        if mine not in ("", "0", "1"):
+        # Absent: no filter. Given, a value must be one the schema lists (an empty one too is refused).
+        mine = request.query_params.get("mine")
+        wanted = request.query_params.get("status")
+        if mine not in (None, "0", "1"):
             raise ValidationError({"mine": [_("Use 1 or 0.")]})
-        if wanted and wanted not in Proposal.Status.values:
+        if wanted is not None and wanted not in Proposal.Status.values:
             raise ValidationError(
                 {"status": [_("Use one of %(values)s.") % {"values": ", ".join(Proposal.Status.values)}]}
             )

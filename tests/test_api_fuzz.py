@@ -49,13 +49,13 @@ def keep_the_test_connection_open():  # type: ignore[no-untyped-def]
     request_finished.connect(close_old_connections)
 
 
-@pytest.mark.django_db
 def _headers(token: str) -> dict[str, str]:
     # The WSGI transport hands back the bytes as sent; asked for gzip (its default), it would
     # read compressed bytes as the answer. Real clients decompress; this one is asked not to.
     return {"Authorization": f"Token {token}", "Accept-Encoding": "identity"}
 
 
+@pytest.mark.django_db
 @schema.parametrize()
 @settings(max_examples=30, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 def test_api_operations(case, token: str) -> None:  # type: ignore[no-untyped-def]
@@ -70,6 +70,10 @@ def test_api_operations(case, token: str) -> None:  # type: ignore[no-untyped-de
     if "cursor" in query:
         # A cursor is an opaque position that only the API's own `next` links hold: a generated
         # one is rightly refused (400, saying so).
+        excluded.append(positive_data_acceptance)
+    if any("\x00" in str(value) for value in query.values()):
+        # No field anywhere accepts a NUL (zongheng.middleware refuses it with a 400 naming the
+        # field; PostgreSQL could not store it): a generated string holding one is rightly refused.
         excluded.append(positive_data_acceptance)
     if isinstance(query.get("q"), str) and "\x00" not in query["q"]:
         # `q` is a query language the schema cannot describe: a generated string that the

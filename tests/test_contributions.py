@@ -445,6 +445,8 @@ def test_the_api_round_trip(alice, alice_client: Client, curator_client: Client,
     assert [p["id"] for p in alice_client.get("/api/proposals/?mine=1").json()] == [pid]
     assert [p["id"] for p in curator_client.get("/api/proposals/?status=open").json()] == [pid]
     assert curator_client.get("/api/proposals/?status=nonsense").status_code == 400
+    assert curator_client.get("/api/proposals/?status=").status_code == 400  # the schema lists no empty status
+    assert curator_client.get("/api/proposals/?mine=").status_code == 400
     approved = curator_client.post(f"/api/proposals/{pid}/approve/", {}, content_type="application/json")
     assert approved.status_code == 200 and approved.json()["status"] == "approved"
     assert approved.json()["change"] is not None
