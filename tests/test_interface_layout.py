@@ -114,3 +114,11 @@ def test_deck_list_addresses_are_tidied_too(alice_client: Client) -> None:
     assert mine.status_code == 302 and mine["Location"] == "/decks/mine/"
     # a chosen sort other than the default stays
     assert alice_client.get("/decks/?sort=newest").status_code == 200
+
+
+@pytest.mark.usefixtures("english")
+def test_a_chip_marks_chinese_typed_into_a_filter(client: Client) -> None:
+    html = client.get("/cards/?affiliation=%E8%9C%80").content.decode()
+    chips = html[html.index('<ul class="in-use"') :]
+    chips = chips[: chips.index("</ul>")]
+    assert 'Affiliation: <span lang="zh">蜀</span>' in chips
