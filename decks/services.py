@@ -296,7 +296,7 @@ def refresh_verdicts(batch: int = 2000) -> int:
         state, _created = VerdictState.objects.get_or_create(pk=1)
         if state.catalog_version == version:
             return 0  # another worker did it while this one waited
-        decks = Deck.objects.prefetch_related("entries").order_by("pk")
+        decks = Deck.objects.order_by("pk")
         pk_by_code = catalog_index().pk_by_code
         last = 0
         while True:
@@ -304,8 +304,9 @@ def refresh_verdicts(batch: int = 2000) -> int:
             if not chunk:
                 break
             stale = []
+            data_of = snapshots_of(chunk)  # the chunk's entries in one query, as bare rows
             for deck in chunk:
-                data = snapshot_of(deck)
+                data = data_of[deck.pk]
                 verdict = check_deck_snapshot(data)
                 # The bits' slots follow catalogue order, which a new version may change.
                 need = needs.requirement(data)

@@ -26,13 +26,12 @@ class ResilientRedisCache(RedisCache):
         self._breaker = breaker_for("cache", server)
 
     def _try(self, operation: str, call: Callable[[], T], otherwise: T) -> T:
-        breaker = self._breaker
-        if not breaker.closed():
+        if not self._breaker.closed():
             return otherwise
         try:
             return call()
         except CACHE_ERRORS as error:
-            breaker.failed(operation, error)
+            self._breaker.failed(operation, error)
             return otherwise
 
     def get(self, key: Any, default: Any = None, version: int | None = None) -> Any:
