@@ -334,6 +334,7 @@ class Endpoint:
 
 def endpoints(port: int) -> list[Endpoint]:
     """Every main page and API endpoint, on data the reader can see."""
+    from decks.deck_views import DECKS_PER_PAGE, MAX_DECK_PAGE
     from decks.models import Deck
     from decks.services import deck_text
     from events.models import Event
@@ -349,6 +350,10 @@ def endpoints(port: int) -> list[Endpoint]:
     for _ in range(5):
         with urlopen(f"http://127.0.0.1:{port}{path}") as answer:
             path = json.loads(answer.read())["next"].split(f"127.0.0.1:{port}", 1)[1]
+    # The last page the list numbers (50 at the full size, 12 at the small size): the same work at
+    # both sizes, where page 50 of the small size would be an empty page.
+    public = Deck.objects.filter(public=True).count()
+    last_page = min(MAX_DECK_PAGE, -(-public // DECKS_PER_PAGE))
     change = f"action=inc&card=YXJQ-001&section=main&csrfmiddlewaretoken={CSRF}"
     return [
         Endpoint("GET /cards/", "GET", "/cards/"),
@@ -359,7 +364,7 @@ def endpoints(port: int) -> list[Endpoint]:
         Endpoint("GET /collection/completion/", "GET", "/collection/completion/", as_user=True),
         Endpoint("GET /decks/ (page 1)", "GET", "/decks/"),
         Endpoint("GET /decks/?sort=newest", "GET", "/decks/?sort=newest"),
-        Endpoint("GET /decks/?page=50 (the last numbered page)", "GET", "/decks/?page=50"),
+        Endpoint("GET /decks/?page=… (the last numbered page)", "GET", f"/decks/?page={last_page}"),
         Endpoint("GET /decks/?faction=wei&legal=1&format=…", "GET", "/decks/?faction=wei&legal=1&format=standard"),
         Endpoint("GET /decks/?buildable=1&sort=missing", "GET", "/decks/?buildable=1&sort=missing", as_user=True),
         Endpoint("GET /api/decks/?public=1", "GET", "/api/decks/?public=1"),
@@ -444,10 +449,34 @@ def verdict(small: dict[str, dict[str, float]], full: dict[str, dict[str, float]
     }
 
 
+def again(requests: int, only: str) -> dict[str, dict[str, float]]:
+    """The full size measured again (after a change to the site, say): not comparable with a
+    small size, which is gone."""
+    from decks.models import Deck
+
+    if Deck.objects.count() < FULL.decks:
+        sys.exit("--again needs the database of a whole run (make bench-scale)")
+    with gunicorn(environment(PG_URL), workers=WORKERS) as port:
+        request(port, "GET", "/decks/", None)
+        points = [point for point in endpoints(port) if only in point.name]
+        return measure(points, port, requests, session_cookie(1))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--requests", type=int, default=300, help="requests per endpoint and size")
+    parser.add_argument(
+        "--again",
+        action="store_true",
+        help="measure the full size again on the database a whole run left, without generating it",
+    )
+    parser.add_argument("--only", default="", help="only the endpoints whose name holds this text")
     args = parser.parse_args()
+    if args.again:
+        setup_django()
+        report = {"full": again(args.requests, args.only)}
+        print(json.dumps(report, ensure_ascii=False, indent=2))
+        return
     if not fresh_postgres(PG_URL):
         sys.exit("bench/scale.py needs PostgreSQL (BENCH_SCALE_URL)")
     setup_django()
