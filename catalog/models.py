@@ -19,6 +19,7 @@ from rules_check.model import (
     TROOP,
     UNIT_KINDS,
 )
+from webutil.urls import reverse_memo
 
 
 class CardSet(models.Model):
@@ -34,7 +35,7 @@ class CardSet(models.Model):
         return f"{self.name} ({self.code})"
 
     def get_absolute_url(self) -> str:
-        return reverse("catalog:set-detail", args=[self.code])
+        return reverse_memo("catalog:set-detail", self.code)
 
 
 class CardQuerySet(models.QuerySet["Card"]):
@@ -137,7 +138,7 @@ class Card(models.Model):
         return f"{self.code} {self.name}"
 
     def get_absolute_url(self) -> str:
-        return reverse("catalog:card-detail", args=[self.code])
+        return reverse_memo("catalog:card-detail", self.code)
 
     # What a card is, asked of the card (templates too) rather than compared as kind strings.
     @property

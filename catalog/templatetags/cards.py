@@ -16,6 +16,7 @@ from django.utils.translation import get_language
 from catalog import cache_version, images, textkeys, vocab
 from webutil.i18n import wants_english, wants_simplified
 from webutil.text import CJK
+from webutil.urls import reverse_memo
 
 register = template.Library()
 
@@ -136,7 +137,7 @@ def face_image(context, card, sizes="4rem", labelled=False) -> str:  # type: ign
         src, srcset = picture.src, picture.srcset
     else:
         query = urlencode({"v": cache_version.current(), "lang": get_language()})
-        src, srcset = f"{reverse('catalog:card-face', args=[card.code])}?{query}", ""
+        src, srcset = f"{reverse_memo('catalog:card-face', card.code)}?{query}", ""
     alt, lang = (f"{script(card.name)} {card.code}", zh_lang()) if labelled else ("", "")
     return format_html(
         '<img class="face-image-only" src="{}"{} alt="{}"{} width="250" height="350" loading="lazy" decoding="async">',
@@ -217,7 +218,6 @@ def fact_of(card: object, name: str) -> str:
 @register.simple_tag
 def provenance(card: object, *names: str) -> str:
     """Beside a fact: a link to the contribution it came from; nothing for a fact as printed."""
-    from django.urls import reverse
     from django.utils.translation import gettext
 
     found = getattr(card, "provenance", None) or {}
