@@ -10,9 +10,12 @@ from html import escape
 from typing import Any
 
 from django import template
-from django.urls import reverse
+from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, ngettext, pgettext
+
+from catalog.templatetags.cards import card_name, code, label, rarity
+from webutil.urls import reverse_memo
 
 register = template.Library()
 
@@ -73,7 +76,7 @@ def counter(context: Any, card: Any, compact: bool = False, error: str | None = 
         w=words,
         compact=" compact" if compact else "",
         pk=int(card.pk),
-        change=escape(reverse("collection:change", args=[card.code])),
+        change=escape(reverse_memo("collection:change", card.code)),
         csrf=escape(str(context.get("csrf_token") or "")),
         next=escape(request.get_full_path() if request is not None else ""),
         compact_field='<input type="hidden" name="compact" value="1">' if compact else "",
@@ -96,3 +99,17 @@ def counter(context: Any, card: Any, compact: bool = False, error: str | None = 
     if error:
         html += f'<p class="error" role="alert">{escape(str(error))}</p>\n'
     return mark_safe(html + "</div>")  # noqa: S308 (every value above is escaped or a number)
+
+
+@register.simple_tag(takes_context=True)
+def own_row(context: Any, card: Any) -> SafeString:
+    """A row of my collection: the card (name, code, kind, rarity), then its compact counter.
+    Sixty a page, drawn here for the same reason as the counter."""
+    html = (
+        f'<li id="card-{int(card.pk)}"><span class="own-card"><a href="{escape(card.get_absolute_url())}">'
+        f"{conditional_escape(card_name(card.name))}</a> "
+        f'<span class="code">{conditional_escape(code(card.code))}</span> '
+        f'<span class="own-meta">{conditional_escape(label(card.kind))} {escape(rarity(card))}</span></span>\n  '
+        f"{counter(context, card, compact=True)}</li>"
+    )
+    return mark_safe(html)  # noqa: S308 (every value above is escaped or a number)
