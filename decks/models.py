@@ -40,7 +40,7 @@ class DeckQuerySet(models.QuerySet["Deck"]):
     def with_ownership(self, user: Any) -> DeckQuerySet:
         """Each deck with `missing` (copies the user lacks to build it) and `owned` (the copies it
         takes that the user has), counting available copies: owned, foils too, minus those in
-        the user's other built decks. None for anonymous readers. Four queries (five when the
+        the user's other built decks. None for anonymous readers. Three queries (four when the
         reader has built decks), however many decks: the bits kept with each deck do the work in
         the database (decks.needs)."""
         if not user.is_authenticated:
@@ -51,15 +51,10 @@ class DeckQuerySet(models.QuerySet["Deck"]):
         missing: Any = MissingCopies(needs.lack_mask(available))
         own_built = Q(owner=user, allocation__isnull=False)
         # Decks needing more copies of a card than the bits say: the bits plus what their
-        # `needs_more` adds (one query, a few additions each).
-        beyond = {
-            pk: needs.beyond_bits(more, available)
-            for pk, more in self.filter(needs_over=True).exclude(own_built).values_list("pk", "needs_more")
-        }
-        # One branch per count, not per deck: a CASE of a branch per deck took Django longer to
-        # compile than the database to run, at a few hundred decks.
-        if adds := _by_count({pk: n for pk, n in beyond.items() if n}):
-            missing = missing + Case(*adds, default=Value(0), output_field=IntegerField())
+        # `needs_more` adds, in the same pass.
+        missing = missing + Case(
+            When(needs_over=True, then=needs.BeyondBits(available)), default=Value(0), output_field=IntegerField()
+        )
         if exact := _by_count(_exact_missing(self.filter(own_built), found)):
             missing = Case(*exact, default=missing, output_field=IntegerField())
         return self.annotate(missing=missing).annotate(
