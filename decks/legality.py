@@ -7,8 +7,10 @@ It resolves what players type to cards (catalog.lookup) and hands plain data to 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
+from catalog import cache_version
 from catalog.lookup import catalog_index
 from rules_check import (
     DEFAULT_FORMAT,
@@ -29,6 +31,19 @@ def check_list(text: str, format_name: str = DEFAULT_FORMAT) -> tuple[ParsedList
     fmt = get_format(format_name)
     parsed = parse(text, catalog_index().lookup)
     return parsed, check(parsed.deck, fmt, parsed.problems)
+
+
+def remembered_verdict(text: str, format_name: str = DEFAULT_FORMAT) -> Verdict:
+    """check_list()'s verdict, remembered per catalogue version. An event's pages check its fifty
+    lists on every view, and a list, once sent, seldom changes: parsing and checking them again
+    was a third of the organiser's page at 50 lists. A verdict is immutable (frozen), so one is
+    shared safely; a list that is no list at all raises each time, as check_list does."""
+    return _list_verdict(cache_version.current(), text, format_name)
+
+
+@lru_cache(maxsize=2048)
+def _list_verdict(version: str, text: str, format_name: str) -> Verdict:
+    return check_list(text, format_name)[1]
 
 
 @dataclass(frozen=True)

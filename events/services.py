@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from decks.batch import problem_lines
-from decks.legality import check_list
+from decks.legality import check_list, remembered_verdict
 from events.models import Event, Player, Submission
 from events.tournament_day import list_verdict
 from rules_check import DeckListError, Verdict
@@ -117,7 +117,7 @@ def checked(event: Event, submissions: list[Submission]) -> list[Row]:
     rows = []
     for submission in submissions:
         try:
-            _parsed, verdict = check_list(submission.text, event.format)
+            verdict = remembered_verdict(submission.text, event.format)
         except DeckListError as exc:  # stored before a parser change, say: shown, not a 500
             rows.append(Row(submission, None, error=str(exc)))
         else:

@@ -190,6 +190,24 @@ def test_the_organiser_sees_every_list_with_its_verdict(
     assert "Bob 王" in sheets and "台北站" in sheets and '<td class="code">YXJQ-003</td>' in sheets
 
 
+def test_the_lists_verdicts_follow_a_catalogue_change(event: Event, alice_client: Client, bob_client: Client) -> None:
+    # Verdicts are remembered between views (decks.legality.remembered_verdict), per catalogue
+    # version: a correction in the catalogue shows at once.
+    from catalog import cache_version
+    from catalog.models import Card
+
+    send(bob_client, event, list=LEGAL_40)
+    for _ in range(2):  # the second view is answered from what the first remembered
+        assert alice_client.get(f"/events/{event.pk}/").content.decode().count('<tr class="legal">') == 1
+    Card.objects.filter(code="YXJQ-003").update(kind="general")  # 新兵 turns out to be a general
+    cache_version.bump()
+    html = alice_client.get(f"/events/{event.pk}/").content.decode()
+    assert '<tr class="legal">' not in html and html.count('<tr class="illegal">') == 1
+    Card.objects.filter(code="YXJQ-003").update(kind="troop")
+    cache_version.bump()
+    assert alice_client.get(f"/events/{event.pk}/").content.decode().count('<tr class="legal">') == 1
+
+
 def test_the_organiser_can_remove_a_list_and_replace_the_link(
     event: Event, alice_client: Client, bob_client: Client
 ) -> None:
