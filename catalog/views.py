@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from catalog import cache_version, query
+from catalog import query
 from catalog.filters import TIDY_DEFAULTS, CardFilter
 from catalog.models import Card, CardSet
 from catalog.vocab import Kind, Tier
@@ -52,7 +52,6 @@ def card_list(request: HtmxHttpRequest, cards: QuerySet[Card] | None = None) -> 
         "page": page,
         "cards": page.object_list,
         "card_view": _card_view(request),
-        "catalog_version": cache_version.current(),
     }
     template = "catalog/_card_results.html" if request.htmx and not request.htmx.boosted else "catalog/card_list.html"
     return render(request, template, context, status=status)

@@ -94,6 +94,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
                 "contributions.context.contributions",
+                "catalog.context.catalog_version",
             ],
         },
     },
