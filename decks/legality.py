@@ -6,8 +6,10 @@ It resolves what players type to cards (catalog.lookup) and hands plain data to 
 
 from __future__ import annotations
 
+import hashlib
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from catalog import cache_version
@@ -37,13 +39,27 @@ def remembered_verdict(text: str, format_name: str = DEFAULT_FORMAT) -> Verdict:
     """check_list()'s verdict, remembered per catalogue version. An event's pages check its fifty
     lists on every view, and a list, once sent, seldom changes: parsing and checking them again
     was a third of the organiser's page at 50 lists. A verdict is immutable (frozen), so one is
-    shared safely; a list that is no list at all raises each time, as check_list does."""
-    return _list_verdict(cache_version.current(), text, format_name)
+    shared safely; a list that is no list at all raises each time, as check_list does. The key
+    holds a digest of the list, not the list (up to 64 KiB each)."""
+    digest = hashlib.blake2b(text.encode(), digest_size=16).digest()
+    key = (cache_version.current(), format_name, digest)
+    with _remembered_lock:
+        verdict = _remembered.get(key)
+        if verdict is not None:
+            _remembered.move_to_end(key)
+            return verdict
+    verdict = check_list(text, format_name)[1]
+    with _remembered_lock:
+        _remembered[key] = verdict
+        while len(_remembered) > REMEMBERED_VERDICTS:
+            _remembered.popitem(last=False)
+    return verdict
 
 
-@lru_cache(maxsize=2048)
-def _list_verdict(version: str, text: str, format_name: str) -> Verdict:
-    return check_list(text, format_name)[1]
+# Enough for the lists of the events being run at once; the oldest go first.
+REMEMBERED_VERDICTS = 4096
+_remembered: OrderedDict[tuple[str, str, bytes], Verdict] = OrderedDict()
+_remembered_lock = threading.Lock()
 
 
 @dataclass(frozen=True)

@@ -208,6 +208,18 @@ def test_the_lists_verdicts_follow_a_catalogue_change(event: Event, alice_client
     assert alice_client.get(f"/events/{event.pk}/").content.decode().count('<tr class="legal">') == 1
 
 
+def test_remembered_verdicts_are_few_and_right(monkeypatch: pytest.MonkeyPatch) -> None:
+    from decks import legality
+
+    monkeypatch.setattr(legality, "REMEMBERED_VERDICTS", 2)
+    monkeypatch.setattr(legality, "_remembered", legality.OrderedDict())
+    for text in (LEGAL_40, ILLEGAL, LEGAL_40 + "\n"):
+        legality.remembered_verdict(text)
+    assert len(legality._remembered) == 2  # the oldest went first
+    assert legality.remembered_verdict(LEGAL_40).legal and not legality.remembered_verdict(ILLEGAL).legal
+    assert legality.remembered_verdict(ILLEGAL, "standard") is legality.remembered_verdict(ILLEGAL, "standard")
+
+
 def test_the_organiser_can_remove_a_list_and_replace_the_link(
     event: Event, alice_client: Client, bob_client: Client
 ) -> None:
