@@ -350,10 +350,10 @@ def endpoints(port: int) -> list[Endpoint]:
     for _ in range(5):
         with urlopen(f"http://127.0.0.1:{port}{path}") as answer:
             path = json.loads(answer.read())["next"].split(f"127.0.0.1:{port}", 1)[1]
-    # The last page the list numbers (50 at the full size, 12 at the small size): the same work at
-    # both sizes, where page 50 of the small size would be an empty page.
+    # The last full page the list numbers (50 at the full size, 11 at the small size): the same
+    # work at both sizes, where page 50 of the small size would be empty and page 12 nearly so.
     public = Deck.objects.filter(public=True).count()
-    last_page = min(MAX_DECK_PAGE, -(-public // DECKS_PER_PAGE))
+    last_page = min(MAX_DECK_PAGE, public // DECKS_PER_PAGE)
     change = f"action=inc&card=YXJQ-001&section=main&csrfmiddlewaretoken={CSRF}"
     return [
         Endpoint("GET /cards/", "GET", "/cards/"),
@@ -364,7 +364,7 @@ def endpoints(port: int) -> list[Endpoint]:
         Endpoint("GET /collection/completion/", "GET", "/collection/completion/", as_user=True),
         Endpoint("GET /decks/ (page 1)", "GET", "/decks/"),
         Endpoint("GET /decks/?sort=newest", "GET", "/decks/?sort=newest"),
-        Endpoint("GET /decks/?page=… (the last numbered page)", "GET", f"/decks/?page={last_page}"),
+        Endpoint("GET /decks/?page=… (the last full numbered page)", "GET", f"/decks/?page={last_page}"),
         Endpoint("GET /decks/?faction=wei&legal=1&format=…", "GET", "/decks/?faction=wei&legal=1&format=standard"),
         Endpoint("GET /decks/?buildable=1&sort=missing", "GET", "/decks/?buildable=1&sort=missing", as_user=True),
         Endpoint("GET /api/decks/?public=1", "GET", "/api/decks/?public=1"),
