@@ -10,7 +10,7 @@ bit_count(); on SQLite a small registered function does the same.
 
 A deck needing more than LEVELS copies of a card (only an illegal deck does, and rarely) is marked
 `needs_over` and keeps those cards and counts beside its bits (`needs_more`): the copies missing
-past the bits are then a few additions in Python per such deck, not a read of its entries. The
+past the bits are then a few additions in the same pass (BeyondBits), not a read of its entries. The
 reader's own built decks are checked entry by entry (their own copies are theirs to use). The
 slots follow the catalogue version: decks.services.refresh_verdicts writes every deck's bits again
 when the catalogue changes.
@@ -72,20 +72,16 @@ def encode(need_by_pk: Mapping[int, int], slot_of: Mapping[int, int] | None = No
     return "".join(bits), more
 
 
-def beyond_bits(more: Mapping[str, int], available_by_pk: Mapping[int, int]) -> int:
-    """Copies missing that the bits do not count. For a card needed n > LEVELS times with a copies
-    available, the bits count max(0, LEVELS - a); all that is missing is max(0, n - a); the
-    difference is max(0, n - max(a, LEVELS)). BeyondBits says the same in SQL."""
-    return sum(max(0, n - max(available_by_pk.get(int(pk), 0), LEVELS)) for pk, n in more.items())
-
-
 class BeyondBits(Func):
-    """beyond_bits() of each deck's `needs_more`, in the database: one pass with the bits, however
-    many decks need more than LEVELS copies of a card. (Read into Python and added back as a CASE
-    of deck ids, they cost a query, a JSON decoding per deck and a statement that grew with their
-    number: a third of a signed-in deck list's time at 100,000 decks.) Only the reader's cards with
-    more than LEVELS copies available go into the statement: for every other card max(a, LEVELS)
-    is LEVELS."""
+    """Copies missing that the bits do not count, from each deck's `needs_more`. For a card needed
+    n > LEVELS times with a copies available, the bits count max(0, LEVELS - a); all that is
+    missing is max(0, n - a); the difference is max(0, n - max(a, LEVELS)).
+
+    Worked out in the database, in the same pass as the bits, however many decks need more than
+    LEVELS copies of a card. (Read into Python and added back as a CASE of deck ids, they cost a
+    query, a JSON decoding per deck and a statement that grew with their number: a third of a
+    signed-in deck list's time at 100,000 decks.) Only the reader's cards with more than LEVELS
+    copies available go into the statement: for every other card max(a, LEVELS) is LEVELS."""
 
     output_field = IntegerField()
 
