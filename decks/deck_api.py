@@ -25,7 +25,7 @@ from decks import compare as deck_compare
 from decks import deckcode, intake, odds, services
 from decks.check_api import VerdictOutputSerializer
 from decks.data import DeckData
-from decks.filters import COLLECTION_SORTS, SORTS
+from decks.filters import COLLECTION_SORTS, SORTS, ordering
 from decks.forms import clean_tags
 from decks.legality import check_deck_snapshot, deck_for_rules
 from decks.models import MAX_DESCRIPTION, MAX_ENTRY_COUNT, MAX_TAG, MAX_TAGS, Deck, DeckQuerySet
@@ -218,7 +218,7 @@ class DeckListView(APIView):
             if sort in COLLECTION_SORTS or request.query_params.get("buildable") == "1":
                 raise ValidationError({"sort": [_("Log in to compare decks with your collection.")]})
         elif request.query_params.get("buildable") == "1":
-            decks = decks.filter(Q(missing=0))
+            return decks.filter(Q(missing=0)), ordering(sort, buildable=True)
         return decks, SORTS[sort]
 
     @extend_schema(

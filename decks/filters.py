@@ -23,6 +23,16 @@ SORTS = {
 COLLECTION_SORTS = {"missing", "-owned_share"}
 
 
+def ordering(sort: str, *, buildable: bool) -> tuple[str, ...]:
+    """The order of a sort (one of SORTS). Among buildable decks every deck misses nothing and
+    owns it all: a sort by that is a sort by its tie-breakers alone, and said so the database
+    reads the decks in their index's order and stops at a page, instead of working out and
+    sorting every public deck."""
+    if buildable and sort in COLLECTION_SORTS:
+        return SORTS[sort][1:]
+    return SORTS[sort]
+
+
 class DeckFilter(django_filters.FilterSet):
     general = django_filters.CharFilter(method="filter_general", max_length=60, label=_("General"))
     faction = django_filters.ChoiceFilter(field_name="general__faction", choices=Faction.choices, label=_("Faction"))
@@ -61,11 +71,8 @@ class DeckFilter(django_filters.FilterSet):
     def filter_sort(self, queryset: QuerySet[Deck], name: str, value: str) -> QuerySet[Deck]:
         if value in COLLECTION_SORTS and not self._reader_known:
             value = "updated"
-        if value in COLLECTION_SORTS and self.form.cleaned_data.get("buildable"):
-            # Every deck left misses nothing and owns it all: sorting by that sorts by the
-            # tie-breakers alone, and said so the database reads the decks in their index's order
-            # and stops at a page, instead of working out and sorting every public deck.
-            return queryset.order_by(*SORTS[value][1:])
+        if value in COLLECTION_SORTS:
+            return queryset.order_by(*ordering(value, buildable=bool(self.form.cleaned_data.get("buildable"))))
         if value == "tag":  # by the first of each deck's tags, A–Z; untagged decks last
             first = Min("tags__name")
             return queryset.annotate(first_tag=first).order_by(F("first_tag").asc(nulls_last=True), "name", "id")

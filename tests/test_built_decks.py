@@ -215,3 +215,19 @@ def test_the_buildable_list_costs_the_same_queries_for_3_or_30_decks(alice_clien
     for n in range(27):
         make_deck(bob, name=f"e{n}", public=True, main={"YXJQ-003": 3 if n % 2 else 5})
     assert count() == few
+
+
+@pytest.mark.parametrize("sort", ["missing", "-owned_share"])
+def test_buildable_decks_sorted_by_what_i_own_come_newest_first(alice_client: Client, alice, bob, sort: str) -> None:  # type: ignore[no-untyped-def]
+    # Every buildable deck misses nothing and owns it all: the order is the tie-breakers', the
+    # last updated first, on the page and through the API.
+    own(alice, YXJQ_003=3)
+    older = make_deck(bob, name="舊的", main={"YXJQ-003": 2}, general=None, public=True)
+    newer = make_deck(bob, name="新的", main={"YXJQ-003": 3}, general=None, public=True)
+    make_deck(bob, name="缺的", main={"YXJQ-004": 1}, general=None, public=True)
+    Deck.objects.filter(pk=older.pk).update(updated=newer.updated.replace(year=2020))
+    api = alice_client.get(f"/api/decks/?public=1&buildable=1&sort={sort}").json()["results"]
+    assert [d["name"] for d in api] == ["新的", "舊的"]
+    page = alice_client.get(f"/decks/?buildable=1&sort={sort}").content.decode()
+    assert page.index("新的") < page.index("舊的") and "缺的" not in page
+    assert '<span class="own-share complete"' in page

@@ -14,7 +14,7 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, pgettext
 
-from catalog.templatetags.cards import card_name, code, face_image, label
+from catalog.templatetags.cards import card_name, code, face_image, label, user_text
 
 register = template.Library()
 
@@ -42,6 +42,7 @@ def _words(language: str) -> dict[str, str]:
         "owned_needed": gettext("owned / needed"),
         "unknown": gettext("unknown"),
         "over": gettext("over-committed"),
+        "owned_title": gettext("Copies you have of the copies it takes (general and reinforcements included)"),
     }
     return {key: escape(value) for key, value in words.items()}
 
@@ -140,3 +141,30 @@ def deck_line(
             f'<span class="fig-label">{words["line_owned"]}</span> {int(line.owned)}/{count}</span>{held(line)}\n'
         )
     return mark_safe(html + "  </li>")  # noqa: S308 (escaped values, numbers and fixed markup)
+
+
+@register.simple_tag
+def owned_badge(deck: Any) -> SafeString:
+    """What the reader has of a deck: copies they have / copies it takes; nothing for anonymous
+    readers (`missing` is None)."""
+    if getattr(deck, "missing", None) is None:
+        return mark_safe("")
+    complete = "" if deck.missing else " complete"
+    title = _words(get_language() or "")["owned_title"]
+    html = f'<span class="own-share{complete}" title="{title}">{int(deck.owned)}/{int(deck.needs_total)}</span>'
+    return mark_safe(html)  # noqa: S308 (numbers and escaped fixed text)
+
+
+@register.simple_tag
+def public_deck_row(deck: Any, signed_in: bool) -> SafeString:
+    """A row of the public deck list: name, owner, general, format, cards, legal, and what the
+    reader has of it (`signed_in`)."""
+    general = conditional_escape(card_name(deck.general.name)) if deck.general_id else "—"
+    html = (
+        f'<tr><td><a href="{escape(deck.get_absolute_url())}">{conditional_escape(user_text(deck.name))}</a></td>'
+        f"<td>{escape(deck.owner.username)}</td>\n  <td>{general}</td><td>{escape(str(deck.format_label))}</td>"
+        f'<td class="num">{int(deck.main_count)}</td><td>{"✔" if deck.is_legal else "✘"}</td>'
+    )
+    if signed_in:
+        html += f'<td class="num">{owned_badge(deck)}</td>'
+    return mark_safe(html + "</tr>")  # noqa: S308 (every value above is escaped or a number)
