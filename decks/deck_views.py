@@ -55,9 +55,9 @@ def _visible_deck(request: HtmxHttpRequest, deck_id: int) -> Deck:
 
 
 def _deck_context(request: HtmxHttpRequest, deck: Deck) -> dict[str, Any]:
-    data = services.snapshot_of(deck)
-    verdict = check_deck_snapshot(data)
     view = deck_view(deck, request.user)
+    data = services.snapshot_of(deck, view.entries)
+    verdict = check_deck_snapshot(data)
     return {
         "deck": deck,
         "view": view,

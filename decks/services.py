@@ -4,7 +4,7 @@ with the deck for the public list."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -42,13 +42,14 @@ class DeckError(ValueError):
     pass
 
 
-def snapshot_of(deck: Deck) -> DeckData:
-    """A saved deck as plain data: one query for its entries (lists read many decks at once:
+def snapshot_of(deck: Deck, entries: Iterable[DeckEntry] | None = None) -> DeckData:
+    """A saved deck as plain data: one query for its entries, none when they are at hand
+    (`entries`: a deck page reads them with their cards; lists read many decks at once:
     snapshots_of); card codes come from the catalogue index, not a join."""
     code_by_pk = catalog_index().code_by_pk
     main: dict[str, int] = {}
     reinforcements: dict[str, int] = {}
-    for entry in deck.entries.all():
+    for entry in deck.entries.all() if entries is None else entries:
         (main if entry.section == MAIN else reinforcements)[code_by_pk[entry.card_id]] = entry.count
     general = code_by_pk.get(deck.general_id) if deck.general_id else None
     return DeckData(deck.name, deck.format, general, main, reinforcements, deck.description)

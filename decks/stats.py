@@ -53,6 +53,8 @@ class DeckView:
     missing: list[Line] = field(default_factory=list)
     with_collection: bool = False
     general: Line | None = None
+    # The deck's entries as read (with their cards): its snapshot comes from them, not a query.
+    entries: list[DeckEntry] = field(default_factory=list)
     # Copies the deck takes (general and reinforcements too) and how many of them are available.
     needed_total: int = 0
     available_total: int = 0
@@ -85,9 +87,9 @@ def deck_view(deck: Deck, user: Any = None) -> DeckView:
     Against a collection, a card's copies are shared by its entries and the general: the
     deck may use what the reader owns minus what their other built decks hold."""
     entries = list(deck.entries.select_related("card", "card__set").order_by("card__position"))
+    view = DeckView(deck=deck, entries=entries[:])
     if deck.general_id is not None:
         entries.append(DeckEntry(deck=deck, card=deck.general, section="general", count=1))
-    view = DeckView(deck=deck)
     found: dict[int, Availability] = {}
     if user is not None and user.is_authenticated:
         view.with_collection = True
