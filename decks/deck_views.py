@@ -47,7 +47,8 @@ _IMPORT_NOTES = "deck_import_notes"
 
 def _own_deck(request: HtmxHttpRequest, deck_id: int) -> Deck:
     # Another user's deck is a 404, never a 403: its existence is private too.
-    return get_object_or_404(Deck.objects.owned_by(request.user), pk=deck_id)
+    # With its general: the builder and the deck's panel show it.
+    return get_object_or_404(Deck.objects.owned_by(request.user).select_related("general"), pk=deck_id)
 
 
 def _visible_deck(request: HtmxHttpRequest, deck_id: int) -> Deck:
