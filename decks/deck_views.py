@@ -139,7 +139,8 @@ def build(request: AuthedRequest, deck_id: int) -> HttpResponse:
                 "tags": ", ".join(deck.tags.values_list("name", flat=True)),
             }
         )
-    card_filter = CardFilter(request.GET, queryset=with_counts(Card.objects.with_set(), request.user))
+    # The results show no set: no join for it.
+    card_filter = CardFilter(request.GET, queryset=with_counts(Card.objects.all(), request.user))
     results = card_filter.qs[:30] if card_filter.is_valid() else Card.objects.none()
     if request.htmx and request.method == "GET" and request.htmx.target == "search-results":
         return render(request, "decks/_search_results.html", {"deck": deck, "results": results, "filter": card_filter})
