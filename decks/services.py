@@ -97,7 +97,9 @@ def save_deck(deck: Deck, data: DeckData, *, note: str = "", autosave: bool = Fa
         raise DeckError(_("Unknown cards: %(codes)s") % {"codes": ", ".join(unknown[:10])})
     verdict = check_deck_snapshot(data)
     need = {index.pk_by_code[c]: n for c, n in needs.requirement(data).items()}
-    with transaction.atomic():
+    # No savepoint inside a caller's transaction (the builder's change, an import): nothing here
+    # is caught and retried, an error rolls back the whole, and a savepoint cost two round trips.
+    with transaction.atomic(savepoint=False):
         deck.needs, deck.needs_more = needs.encode(need)
         deck.needs_over = bool(deck.needs_more)
         deck.needs_total = sum(need.values())
