@@ -86,7 +86,7 @@ def deck_view(deck: Deck, user: Any = None) -> DeckView:
 
     Against a collection, a card's copies are shared by its entries and the general: the
     deck may use what the reader owns minus what their other built decks hold."""
-    entries = list(deck.entries.select_related("card", "card__set").order_by("card__position"))
+    entries = list(deck.entries.select_related("card").order_by("card__position"))
     view = DeckView(deck=deck, entries=entries[:])
     if deck.general_id is not None:
         entries.append(DeckEntry(deck=deck, card=deck.general, section="general", count=1))
