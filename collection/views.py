@@ -52,9 +52,10 @@ def _error(request: HtmxHttpRequest, message: str) -> HttpResponse:
 @tidy_get(TIDY_DEFAULTS)
 def mine(request: AuthedRequest) -> HttpResponse:
     """The catalogue filtered to what I own, with the catalogue's own filters, and totals."""
-    card_filter = CardFilter(
-        request.GET, queryset=queries.with_counts(queries.owned_cards(request.user).with_set(), request.user)
-    )
+    # A row shows the card's name, code, kind and rarity (counters.own_row): only those are read,
+    # with no join for the set; the rest of a card row was a tenth of the page's time.
+    rows = queries.owned_cards(request.user).only("code", "name", "kind", "tier", "stars")
+    card_filter = CardFilter(request.GET, queryset=queries.with_counts(rows, request.user))
     cards = card_filter.qs if card_filter.is_valid() else Card.objects.none()
     page = Paginator(cards, per_page(request)).get_page(request.GET.get("page"))
     context = {
