@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
+from django.utils.translation import get_language
 
 from catalog.models import Card
 from collection.queries import Availability, availability
@@ -147,9 +149,15 @@ def _lines(entries: list[DeckEntry], found: dict[int, Availability]) -> list[Lin
 
 def curve_svg(curve: list[tuple[str, int]], width: int = 320, height: int = 140) -> SafeString:
     """The cost curve as an SVG bar chart (templates/decks/_curve.svg, like the card face): no
-    chart library, no JavaScript, crisp at any size. Here only the geometry is worked out."""
-    context = {"bars": curve_bars([curve], width, height), "width": width, "height": height, "label_y": height - 6}
-    return render_to_string("decks/_curve.svg", context)
+    chart library, no JavaScript, crisp at any size. Here only the geometry is worked out. Decks
+    share a few hundred curves: each is drawn once per language (its label is translated)."""
+    return _curve_svg(tuple(curve), width, height, get_language() or "")
+
+
+@lru_cache(maxsize=2048)
+def _curve_svg(curve: tuple[tuple[str, int], ...], width: int, height: int, language: str) -> SafeString:
+    context = {"bars": curve_bars([list(curve)], width, height), "width": width, "height": height}
+    return render_to_string("decks/_curve.svg", context | {"label_y": height - 6})
 
 
 def curve_bars(curves: list[list[tuple[str, int]]], width: int, height: int) -> list[dict[str, Any]]:

@@ -153,6 +153,10 @@ def test_stats_and_cost_curve(alice_client: Client, alice) -> None:  # type: ign
     assert "<title>1: 1</title>" in html
     assert "3.0" in html  # (2·3 + 6·2 + 1) / 6 known-cost cards = 3.17 → shown rounded
     assert "unknown cost" in html or "費用未知" in html
+    # A curve is drawn once and remembered, per language: each page has its own words.
+    english = alice_client.get(f"/decks/{deck.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    chinese = alice_client.get(f"/decks/{deck.pk}/", HTTP_ACCEPT_LANGUAGE="zh-Hant").content.decode()
+    assert 'aria-label="Cost curve"' in english and 'aria-label="費用曲線"' in chinese
 
 
 # --- collection --------------------------------------------------------------------------------
