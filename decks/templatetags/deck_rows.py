@@ -1,7 +1,8 @@
-"""The builder's repeated rows, drawn in Python: thirty search results and a deck's forty to sixty
-lines, each with a form. As templates they were half of the builder's time (about 8 µs a
-variable, and a row has twenty); here the words are translated and escaped once per language,
-and a row is one str.format. The markup is the templates' own, unchanged."""
+"""Rows the deck pages repeat, drawn in Python: the builder's thirty search results and a deck's
+forty to sixty lines (each with a form), the public deck list's rows and the owned badge. As
+templates they were half of the builder's time (about 8 µs a variable, and a row has twenty);
+here the words are translated and escaped once per language, and a row is one string. The markup
+is the templates' own, unchanged."""
 
 from __future__ import annotations
 
