@@ -14,9 +14,9 @@ the site's own code (decks.legality, decks.needs), so every stored field is what
 
 At each size, gunicorn with 2 sync workers (production settings) serves every main page and API
 endpoint to 4 concurrent clients, 1,000 requests each: p50 and p99 per endpoint (a p99 of 300
-requests was their third slowest, and one pause of the machine moved it by tens of ms). At the full size each endpoint's
-queries are also captured once through Django's test client, and the slowest is EXPLAINed
-(ANALYZE), so that each index is seen at work. Prints JSON; goals: p99 under 50 ms for each
+requests was their third slowest, and one pause of the machine moved it by tens of ms). At the
+full size each endpoint's queries are also captured once through Django's test client, and the
+slowest is EXPLAINed (ANALYZE), so that each index is seen at work. Prints JSON; goals: p99 under 50 ms for each
 endpoint at the full size, and at most 1.5x its p99 at the small size (a few milliseconds of
 difference are noise, not growth: the ratio is judged on p99s of at least 10 ms).
 """
