@@ -25,7 +25,7 @@ from decks import compare as deck_compare
 from decks import deckcode, intake, odds, services
 from decks.check_api import VerdictOutputSerializer
 from decks.data import DeckData
-from decks.filters import COLLECTION_SORTS, SORTS, ordering
+from decks.filters import COLLECTION_SORTS, ordering
 from decks.forms import clean_tags
 from decks.legality import check_deck_snapshot, deck_for_rules
 from decks.models import MAX_DESCRIPTION, MAX_ENTRY_COUNT, MAX_TAG, MAX_TAGS, Deck, DeckQuerySet
@@ -214,12 +214,12 @@ class DeckListView(APIView):
         if sort not in API_SORTS:
             raise ValidationError({"sort": [_("One of: %(sorts)s") % {"sorts": ", ".join(API_SORTS)}]})
         decks = self.get_queryset(request).with_ownership(request.user)
-        if not request.user.is_authenticated:
-            if sort in COLLECTION_SORTS or request.query_params.get("buildable") == "1":
-                raise ValidationError({"sort": [_("Log in to compare decks with your collection.")]})
-        elif request.query_params.get("buildable") == "1":
-            return decks.filter(Q(missing=0)), ordering(sort, buildable=True)
-        return decks, SORTS[sort]
+        buildable = request.query_params.get("buildable") == "1"
+        if not request.user.is_authenticated and (sort in COLLECTION_SORTS or buildable):
+            raise ValidationError({"sort": [_("Log in to compare decks with your collection.")]})
+        if buildable:
+            decks = decks.filter(Q(missing=0))
+        return decks, ordering(sort, buildable=buildable)
 
     @extend_schema(
         parameters=[

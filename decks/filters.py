@@ -69,14 +69,12 @@ class DeckFilter(django_filters.FilterSet):
         return queryset.filter(Q(missing=0)) if value and self._reader_known else queryset
 
     def filter_sort(self, queryset: QuerySet[Deck], name: str, value: str) -> QuerySet[Deck]:
-        if value in COLLECTION_SORTS and not self._reader_known:
-            value = "updated"
-        if value in COLLECTION_SORTS:
-            return queryset.order_by(*ordering(value, buildable=bool(self.form.cleaned_data.get("buildable"))))
         if value == "tag":  # by the first of each deck's tags, A–Z; untagged decks last
             first = Min("tags__name")
             return queryset.annotate(first_tag=first).order_by(F("first_tag").asc(nulls_last=True), "name", "id")
-        return queryset.order_by(*SORTS.get(value, SORTS["updated"]))
+        if value not in SORTS or (value in COLLECTION_SORTS and not self._reader_known):
+            value = "updated"
+        return queryset.order_by(*ordering(value, buildable=bool(self.form.cleaned_data.get("buildable"))))
 
     @property
     def _reader_known(self) -> bool:

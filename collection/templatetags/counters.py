@@ -5,16 +5,16 @@ words are translated and escaped once per language, and a row is one str.format.
 
 from __future__ import annotations
 
-from functools import cache
 from html import escape
 from typing import Any
 
 from django import template
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext, ngettext, pgettext
+from django.utils.translation import gettext, ngettext, pgettext
 
 from catalog.templatetags.cards import card_name, code, label, rarity
+from webutil.rows import csrf_value, words_per_language
 from webutil.urls import reverse_memo
 
 register = template.Library()
@@ -41,11 +41,8 @@ _FORM = (
 )
 
 
-@cache
-def _words(language: str) -> dict[str, str]:
-    """The counter's words in one language, escaped for HTML (translations do not change while
-    the process runs)."""
-    words = {
+_words = words_per_language(
+    lambda: {
         "copies": gettext("Copies"),
         "less": gettext("One copy less"),
         "more": gettext("One copy more"),
@@ -57,7 +54,7 @@ def _words(language: str) -> dict[str, str]:
         "set_counts": gettext("Set the counts"),
         "over": gettext("over-committed"),
     }
-    return {key: escape(value) for key, value in words.items()}
+)
 
 
 @register.simple_tag(takes_context=True)
@@ -68,7 +65,7 @@ def counter(context: Any, card: Any, compact: bool = False, error: str | None = 
     if user is None or not user.is_authenticated:
         empty = f'<div class="counter{" compact" if compact else ""}" id="counter-{int(card.pk)}">\n</div>'
         return mark_safe(empty)  # noqa: S308 (a number and fixed text)
-    words = _words(get_language() or "")
+    words = _words()
     owned = int(getattr(card, "owned", 0) or 0)
     foils = int(getattr(card, "owned_foil", 0) or 0)
     request = context.get("request")
@@ -77,7 +74,7 @@ def counter(context: Any, card: Any, compact: bool = False, error: str | None = 
         compact=" compact" if compact else "",
         pk=int(card.pk),
         change=escape(reverse_memo("collection:change", card.code)),
-        csrf=escape(str(context.get("csrf_token") or "")),
+        csrf=csrf_value(context),
         next=escape(request.get_full_path() if request is not None else ""),
         compact_field='<input type="hidden" name="compact" value="1">' if compact else "",
         owned=owned,

@@ -6,32 +6,35 @@ is the templates' own, unchanged."""
 
 from __future__ import annotations
 
-from functools import cache
 from html import escape
 from typing import Any
 
 from django import template
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext, pgettext
+from django.utils.translation import gettext, pgettext
 
 from catalog.templatetags.cards import card_name, code, face_image, label, user_text
+from webutil.rows import csrf_value, words_per_language
 
 register = template.Library()
 
-_RESULT = (
-    '<li><a href="{url}" class="face-thumb" tabindex="-1" aria-hidden="true">{face}</a><div class="result-body">'
+# A form that changes the deck and redraws its panel: a search result's and a deck line's.
+_PANEL_FORM = (
     '<form method="post" action="{change}" hx-post="{change}" hx-target="#deck-panel" hx-swap="outerHTML" '
     'class="inline"><input type="hidden" name="csrfmiddlewaretoken" value="{csrf}">\n'
-    '    <input type="hidden" name="card" value="{code}">\n    {button}\n  </form>\n'
+)
+
+_RESULT = (
+    '<li><a href="{url}" class="face-thumb" tabindex="-1" aria-hidden="true">{face}</a><div class="result-body">'
+    + _PANEL_FORM
+    + '    <input type="hidden" name="card" value="{code}">\n    {button}\n  </form>\n'
     '  <a href="{url}">{name}</a> <span class="code">{code_html}</span> <small>{facts}</small></div></li>'
 )
 
 
-@cache
-def _words(language: str) -> dict[str, str]:
-    """The rows' words in one language, escaped (translations do not change while the process runs)."""
-    words = {
+_words = words_per_language(
+    lambda: {
         "general": gettext("General"),
         "choose_general": gettext("Choose as general"),
         "add": gettext("Add to the deck"),
@@ -45,14 +48,14 @@ def _words(language: str) -> dict[str, str]:
         "over": gettext("over-committed"),
         "owned_title": gettext("Copies you have of the copies it takes (general and reinforcements included)"),
     }
-    return {key: escape(value) for key, value in words.items()}
+)
 
 
 @register.simple_tag(takes_context=True)
 def search_result(context: Any, card: Any, change: str) -> SafeString:
     """One search result: the card's face, its name and facts, and the button that adds it (or
     chooses it as the general). `change`: the deck's change address."""
-    words = _words(get_language() or "")
+    words = _words()
     if card.can_lead:
         button = f'<button name="action" value="general" class="add" aria-label="{words["choose_general"]}">'
         button += f"{words['general']}</button>"
@@ -68,7 +71,7 @@ def search_result(context: Any, card: Any, change: str) -> SafeString:
         url=escape(card.get_absolute_url()),
         face=face_image(context, card),
         change=escape(change),
-        csrf=escape(str(context.get("csrf_token") or "")),
+        csrf=csrf_value(context),
         code=escape(card.code),
         button=button,
         name=conditional_escape(card_name(card.name)),
@@ -78,9 +81,7 @@ def search_result(context: Any, card: Any, change: str) -> SafeString:
     return mark_safe(html)  # noqa: S308 (every value above is escaped, a number or fixed markup)
 
 
-_STEPS = (
-    '<form method="post" action="{change}" hx-post="{change}" hx-target="#deck-panel" hx-swap="outerHTML" '
-    'class="inline"><input type="hidden" name="csrfmiddlewaretoken" value="{csrf}">\n'
+_STEPS = _PANEL_FORM + (
     '      <input type="hidden" name="card" value="{code}"><input type="hidden" name="section" value="{section}">\n'
     '      <button name="action" value="dec" class="step" aria-label="{less}">−</button>'
     '<span class="n"{data_count}>{count}</span>'
@@ -96,7 +97,7 @@ def held(line: Any) -> SafeString:
         parts = [gettext("%(n)s in %(name)s") % {"n": n, "name": name} for name, n in line.held]
         html = f'<small class="held">({escape(", ".join(parts))})</small>'
     if getattr(line, "over_committed", False):
-        html += f' <strong class="over-committed">{_words(get_language() or "")["over"]}</strong>'
+        html += f' <strong class="over-committed">{_words()["over"]}</strong>'
     return mark_safe(html)  # noqa: S308 (escaped text and fixed markup)
 
 
@@ -107,13 +108,13 @@ def deck_line(
     """One line of a deck: its count (with − and + when `editable`), the card, its cost and what
     the reader owns of it (`with_collection`). `section`: main or reinforcements, which show the
     card alone."""
-    words = _words(get_language() or "")
+    words = _words()
     card, count = line.card, int(line.entry.count)
     main = section == "main"
     if editable:
         steps = _STEPS.format(
             change=escape(change),
-            csrf=escape(str(context.get("csrf_token") or "")),
+            csrf=csrf_value(context),
             code=escape(card.code),
             section=section,
             less=words["less"],
@@ -151,7 +152,7 @@ def owned_badge(deck: Any) -> SafeString:
     if getattr(deck, "missing", None) is None:
         return mark_safe("")
     complete = "" if deck.missing else " complete"
-    title = _words(get_language() or "")["owned_title"]
+    title = _words()["owned_title"]
     html = f'<span class="own-share{complete}" title="{title}">{int(deck.owned)}/{int(deck.needs_total)}</span>'
     return mark_safe(html)  # noqa: S308 (numbers and escaped fixed text)
 
