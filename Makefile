@@ -30,6 +30,7 @@ migrate: messages
 
 catalog: migrate
 	$(BIN)/python manage.py loadcatalog
+	$(BIN)/python manage.py refreshverdicts
 
 run: catalog
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 from django.core.signals import request_finished, request_started
+from django.dispatch import Signal
 from django.db import IntegrityError, transaction
 
 T = TypeVar("T")
@@ -57,11 +58,17 @@ def current() -> str:
     return version
 
 
+# Sent after every bump: what the catalogue's readers derived from it (the verdicts decks keep)
+# is written again by those readers, which the catalogue does not import.
+changed = Signal()
+
+
 def bump() -> None:
     from catalog.models import CatalogState
 
     CatalogState.objects.update_or_create(pk=1, defaults={"version": _new_stamp()})
     _memo.version = None
+    changed.send(sender=None)
 
 
 class PerVersion(Generic[T]):

@@ -15,6 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
+from django.utils.html import escape
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -101,13 +102,15 @@ class ChangesFeed(Feed):
         return f"{item.card.code} {item.card.name}: {names}"
 
     def item_description(self, item: CardChange) -> str:
+        """The change as HTML (Atom's summary type="html"): every value and note is user text,
+        escaped here so that a feed reader shows `<script>` as text, never runs it."""
         lines = [
             f"{name}: {before if before is not None else '—'} → {after if after is not None else '—'}"
             for name, before, after in item.rows()
         ]
         if item.note:
             lines.append(item.note)
-        return "\n".join(lines)
+        return "<br>".join(escape(line) for line in lines)
 
     def item_link(self, item: CardChange) -> str:
         return item.get_absolute_url()

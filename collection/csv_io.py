@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from catalog.lookup import catalog_index
 from collection.models import MAX_COPIES, CollectionChange, CollectionEntry
 from webutil.csv import csv_text
+from webutil.numbers import whole_number
 from webutil.text import decode_candidates, strip_bidi
 
 HEADER = ["code", "name", "set", "quantity", "foil_quantity"]
@@ -82,12 +83,12 @@ def _count(raw: str | None, column: str, required: bool) -> tuple[int | None, st
     text = (raw or "").strip().lstrip("'")
     if text == "":
         return (None, _("%(column)s is missing") % {"column": column}) if required else (0, None)
-    if not text.isdigit():
+    value = whole_number(text, max_digits=4000)  # int() refuses longer digit strings
+    if value is None:
         return None, _("%(column)s “%(value)s” is not a whole number of 0 or more") % {
             "column": column,
             "value": text[:20],
         }
-    value = int(text)
     if value > MAX_COPIES:
         return None, _("%(column)s %(value)d is more than %(max)s") % {
             "column": column,

@@ -17,10 +17,13 @@ class DecksConfig(AppConfig):
         from django.db.backends.signals import connection_created
         from django.db.models.signals import post_delete
 
+        from catalog import cache_version
         from decks.models import Deck
+        from decks.services import refresh_after_commit
 
         connection_created.connect(_register_sqlite_functions, dispatch_uid="decks-sqlite-functions")
         post_delete.connect(_release_allocation, sender=Deck, dispatch_uid="decks-release-allocation")
+        cache_version.changed.connect(refresh_after_commit, dispatch_uid="decks-refresh-verdicts")
 
 
 def _release_allocation(sender: Any, instance: Any, **kwargs: Any) -> None:

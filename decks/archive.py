@@ -31,13 +31,21 @@ from decks.i18n import pick
 from decks.models import MAX_DESCRIPTION, MAX_ENTRY_COUNT, Deck, DeckVersion
 from rules_check import DEFAULT_FORMAT, FORMATS, DeckListError, decode
 from webutil.csv import csv_text
-from webutil.text import strip_bidi
+from webutil.parsers import unsafe_message
+from webutil.text import UnsafeText, clean_document, strip_bidi
+from webutil.throttling import Limit
 
 KIND = "zongheng-deckbox-decks"
 JSON_NAME = "decks.json"
 MAX_JSON_BYTES = 8 * 1024 * 1024
+# What one upload may add (README "Security and limits"): an 80 KB zip of 500 decks of 310
+# versions each once wrote 155,000 rows in one request. The newest versions of each deck are kept.
 MAX_DECKS = 500
-MAX_VERSIONS = 500
+MAX_VERSIONS = 20
+# Version numbers as a deck's own saves reach them; a larger one is not a real history.
+MAX_VERSION_NUMBER = 1_000_000
+# Uploads a user may make an hour (webutil.throttling.hit).
+UPLOADS_PER_HOUR = Limit(count=10, seconds=3600)
 
 
 class ArchiveError(ValueError):
@@ -147,6 +155,11 @@ def _from_json(raw: bytes) -> list[Incoming]:
         document = json.loads(raw.decode("utf-8-sig"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise ArchiveError([_("%(name)s is not JSON.") % {"name": JSON_NAME}]) from None
+    try:
+        document = clean_document(document)  # the same cleaning as every form field and API body
+    except UnsafeText as exc:
+        reason, where = exc.args
+        raise ArchiveError([f"{JSON_NAME}, {where[:80]}: {unsafe_message(reason)}"]) from None
     if not isinstance(document, dict) or document.get("kind") != KIND or not isinstance(document.get("decks"), list):
         raise ArchiveError([_("%(name)s is not a list of decks from this site.") % {"name": JSON_NAME}])
     if len(document["decks"]) > MAX_DECKS:
@@ -208,19 +221,22 @@ def _incoming(item: Any) -> Incoming:
     if not isinstance(tags, list):
         raise ValueError(_("tags are a list"))
     versions = item.get("versions", [])
-    if not isinstance(versions, list) or len(versions) > MAX_VERSIONS:
-        raise ValueError(_("at most %(n)d versions") % {"n": MAX_VERSIONS})
-    kept = []
+    if not isinstance(versions, list):
+        raise ValueError(_("versions are a list"))
     for version in versions:
-        if not isinstance(version, dict) or type(version.get("number")) is not int or version["number"] < 1:
-            raise ValueError(_("a version needs a number"))
+        number = version.get("number") if isinstance(version, dict) else None
+        if type(number) is not int or not 1 <= number <= MAX_VERSION_NUMBER:
+            raise ValueError(_("a version needs a number from 1 to %(max)s") % {"max": f"{MAX_VERSION_NUMBER:,}"})
+    if len({v["number"] for v in versions}) != len(versions):
+        raise ValueError(_("two versions have the same number"))
+    kept = []
+    # Only the newest versions are kept, and only those are read.
+    for version in sorted(versions, key=lambda v: v["number"])[-MAX_VERSIONS:]:
         note = version.get("note", "")
         snapshot = _snapshot(version.get("snapshot")).to_snapshot()
         kept.append(
             {"number": version["number"], "note": note[:40] if isinstance(note, str) else "", "snapshot": snapshot}
         )
-    if len({v["number"] for v in kept}) != len(kept):
-        raise ValueError(_("two versions have the same number"))
     return Incoming(data, flags["public"], flags["archived"], flags["built"], clean_tags(tags), kept)
 
 

@@ -17,6 +17,7 @@ from decks.i18n import pick
 from decks.legality import RequestedEntry, check_list, check_structured
 from rules_check import DEFAULT_FORMAT, FORMATS, DeckListError
 from rules_check.decklist import MAX_BYTES
+from rules_check.model import MAX_LISTED_PROBLEMS
 from webutil.fields import StrictCharField
 from webutil.parsers import SafeJSONParser
 
@@ -63,7 +64,8 @@ class VerdictOutputSerializer(serializers.Serializer):
     format = serializers.CharField()
     main_deck_count = serializers.IntegerField()
     general = serializers.CharField(allow_null=True)
-    problems = ProblemOutputSerializer(many=True)
+    problems = ProblemOutputSerializer(many=True, help_text="The first 50 problems, errors and warnings in order")
+    problems_omitted = serializers.IntegerField(min_value=0, help_text="How many more problems the deck has")
 
 
 class LegalityView(APIView):
@@ -103,4 +105,4 @@ class LegalityView(APIView):
                 [RequestedEntry(e["card"], e["count"]) for e in data.get("reinforcements", [])],
                 data["format"],
             )
-        return Response(VerdictOutputSerializer(verdict.to_dict()).data)
+        return Response(VerdictOutputSerializer(verdict.to_dict(MAX_LISTED_PROBLEMS)).data)

@@ -46,10 +46,12 @@ def check_many(request: HtmxHttpRequest) -> HttpResponse:
     if request.method == "POST":
         if form.is_valid():
             try:
-                rows = batch.check_uploads(form.cleaned_data["files"], form.cleaned_data["format"])
+                rows = batch.check_uploads(
+                    form.cleaned_data["files"], form.cleaned_data["format"], batch.limits_for(request.user)
+                )
             except batch.BatchError as exc:
                 form.add_error("files", str(exc))
-                status = 400
+                status = exc.status
             else:
                 if form.cleaned_data["as_csv"]:
                     response = HttpResponse(batch.to_csv(rows), content_type="text/csv; charset=utf-8")

@@ -31,7 +31,9 @@ from decks.legality import check_deck_snapshot, deck_for_rules
 from decks.models import MAX_DESCRIPTION, MAX_ENTRY_COUNT, MAX_TAG, MAX_TAGS, Deck, DeckQuerySet
 from decks.stats import deck_view
 from rules_check import FORMATS, export
+from rules_check.model import MAX_LISTED_PROBLEMS
 from webutil.fields import StrictBooleanField, StrictCharField
+from webutil.numbers import whole_number
 from webutil.pagination import StrictCursorPagination
 from webutil.parsers import SafeJSONParser
 
@@ -235,7 +237,6 @@ class DeckListView(APIView):
         operation_id="decks_list",
     )
     def get(self, request: Request) -> Response:
-        services.refresh_verdicts()  # each deck's `legal` is the verdict it keeps
         paginator = StrictCursorPagination()
         queryset, paginator.ordering = self._filtered(request)
         # Narrow rows to sort (no rendered description, no bits): the sort then stays in memory.
@@ -327,7 +328,9 @@ class DeckLegalityView(APIView):
     @extend_schema(responses={200: VerdictOutputSerializer, 404: ERROR})
     def get(self, request: Request, deck_id: int) -> Response:
         deck = _visible(request, deck_id)
-        return Response(VerdictOutputSerializer(check_deck_snapshot(services.snapshot_of(deck)).to_dict()).data)
+        return Response(
+            VerdictOutputSerializer(check_deck_snapshot(services.snapshot_of(deck)).to_dict(MAX_LISTED_PROBLEMS)).data
+        )
 
 
 class MissingSerializer(serializers.Serializer):
@@ -453,9 +456,10 @@ class DeckCompareView(APIView):
         ids = []
         for name in ("a", "b"):
             raw = request.query_params.get(name, "")
-            if not raw.isdigit() or len(raw) > 19 or not 1 <= int(raw) <= MAX_ID:
+            number = whole_number(raw, low=1, high=MAX_ID, max_digits=19)
+            if number is None:
                 raise ValidationError({name: [_("A deck number is needed.")]})
-            ids.append(int(raw))
+            ids.append(number)
         a, b = (_visible(request, pk) for pk in ids)
         result = deck_compare.compare(services.snapshot_of(a), services.snapshot_of(b))
         return Response(CompareOutputSerializer(result.as_dict()).data)

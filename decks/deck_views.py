@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import secrets
 from typing import Any
 
@@ -38,6 +39,8 @@ from decks.stats import curve_svg, deck_view
 from drawing import TURNS, sample_hand
 from rules_check.model import REINFORCEMENT
 from webutil.confirm import unless_confirmed
+from webutil.numbers import whole_number
+from webutil.throttling import hit, minutes
 from webutil.pagination import SlicePage, page_number, per_page
 from webutil.querystring import tidy_get
 from webutil.requests import AuthedRequest, HtmxHttpRequest
@@ -331,7 +334,6 @@ MAX_DECK_PAGE = 50
 
 @tidy_get({"sort": "updated"})
 def public_list(request: HtmxHttpRequest) -> HttpResponse:
-    services.refresh_verdicts()  # the list filters by the verdicts decks keep
     deck_filter = deck_filter_for(request, Deck.objects.filter(public=True).select_related("owner", "general"))
     valid = deck_filter.is_valid()
     decks = deck_filter.qs if valid else Deck.objects.none()
@@ -413,6 +415,15 @@ def archive(request: AuthedRequest) -> HttpResponse:
     form = ArchiveUploadForm(request.POST, request.FILES) if request.method == "POST" else ArchiveUploadForm()
     problems: list[str] = []
     if request.method == "POST" and form.is_valid():
+        wait = hit(f"deck-archive:user:{request.user.pk}", decks_archive.UPLOADS_PER_HOUR)
+        if wait is not None:
+            message = _("At most %(n)d uploads an hour: try again in %(minutes)d minutes.") % {
+                "n": decks_archive.UPLOADS_PER_HOUR.count,
+                "minutes": minutes(wait),
+            }
+            response = render(request, "decks/archive.html", {"form": form, "problems": [message]}, status=429)
+            response["Retry-After"] = str(math.ceil(wait))
+            return response
         try:
             incoming = decks_archive.read_archive(form.cleaned_data["file"].read(MAX_ZIP_BYTES + 1))
         except decks_archive.ArchiveError as exc:
@@ -474,13 +485,11 @@ def deck_names(deck: Deck) -> list[tuple[str, str]]:
 def deck_sample(request: HtmxHttpRequest, deck_id: int) -> HttpResponse:
     """A sample hand, then the next turn's draw, or a 調度 of chosen cards: replayed from a seed."""
     deck = _visible_deck(request, deck_id)
-    try:
-        seed = int(request.GET["seed"]) if request.GET.get("seed") else secrets.randbelow(10**9)
-        turn = int(request.GET.get("turn", "0"))
-        aside = frozenset(int(i) for i in request.GET.getlist("aside")[:5])
-    except (ValueError, OverflowError):
-        return render(request, "collection/error.html", {"message": _("Not a sample hand.")}, status=400)
-    if not (0 <= seed < 10**9 and 0 <= turn <= TURNS and aside <= set(range(5))):
+    seed = whole_number(request.GET["seed"]) if request.GET.get("seed") else secrets.randbelow(10**9)
+    turn = whole_number(request.GET.get("turn", "0"))
+    asides = [whole_number(i, high=4) for i in request.GET.getlist("aside")[:5]]
+    aside = frozenset(i for i in asides if i is not None)
+    if seed is None or turn is None or None in asides or not (seed < 10**9 and turn <= TURNS):
         return render(request, "collection/error.html", {"message": _("Not a sample hand.")}, status=400)
     first = request.GET.get("second") != "1"
     data = services.snapshot_of(deck)
@@ -506,9 +515,10 @@ def _deck_param(request: HtmxHttpRequest, name: str) -> Deck | None:
     if not raw:
         return None
     digits = raw.rstrip("/").rsplit("/", 1)[-1]
-    if not digits.isdigit() or len(digits) > 18:
+    number = whole_number(digits, low=1)
+    if number is None:
         raise Http404(_("No such deck."))
-    return _visible_deck(request, int(digits))
+    return _visible_deck(request, number)
 
 
 def compare(request: HtmxHttpRequest) -> HttpResponse:

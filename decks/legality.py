@@ -84,14 +84,15 @@ def check_structured(
         ("main", cards),
         ("reinforcements", reinforcements),
     )
+    unknown: dict[str, None] = {}  # one problem for each unknown name, however often it is sent
     for section, entries in sections:
         for requested in entries:
             found = index.lookup(requested.card)
             if found is None:
-                earlier.append(problem("unknown_card", text=requested.card[:60]))
+                unknown.setdefault(requested.card[:60])
             else:
                 getattr(deck, section).append(Entry(card=found, count=requested.count))
-    return check(deck, fmt, earlier)
+    return check(deck, fmt, [problem("unknown_card", text=text) for text in unknown])
 
 
 def deck_for_rules(data: Any) -> Deck:

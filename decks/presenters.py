@@ -21,13 +21,22 @@ def group_by_kind(entries: list[Entry]) -> list[dict[str, Any]]:
     ]
 
 
+# Lines of a pasted list the checker shows again, marked: a deck list has a few dozen; 64 KiB of
+# one-character lines would otherwise come back as a page fourteen times its size.
+MAX_LISTING_LINES = 200
+
+
 def present_verdict(text: str, parsed: ParsedList, verdict: Verdict) -> dict[str, Any]:
     bad_lines = {line for p in verdict.problems if p.severity == "error" for line in p.lines}
-    listing = [{"number": n, "text": line, "bad": n in bad_lines} for n, line in enumerate(text.splitlines(), start=1)]
+    lines = text.splitlines()
+    listing = [
+        {"number": n, "text": line, "bad": n in bad_lines} for n, line in enumerate(lines[:MAX_LISTING_LINES], start=1)
+    ]
     return {
         "verdict": verdict,
         "parsed": parsed,
         "listing": listing,
+        "listing_omitted": len(lines) - len(listing),
         "groups": group_by_kind(parsed.deck.main),
         "reinforcements": parsed.deck.reinforcements,
         "bad_cards": verdict.bad_cards,

@@ -30,7 +30,7 @@ from decks.models import (
     DeckVersion,
     VerdictState,
 )
-from rules_check import export
+from rules_check import export, formats_stamp
 from webutil.locks import database_lock
 from webutil.markup import render_markdown
 
@@ -276,20 +276,31 @@ def deck_text(deck: Deck) -> str:
     return export(deck_for_rules(snapshot_of(deck)), title=deck.name, fmt=deck.format)
 
 
+def refresh_after_commit(**kwargs: Any) -> None:
+    """The catalogue changed (catalog.cache_version.changed): check every deck again once the
+    change is committed, in the process that made it."""
+    transaction.on_commit(refresh_verdicts)
+
+
 # What a deck keeps of its verdict and its needs, written again when the catalogue changes.
 KEPT = ["is_legal", "main_count", "needs", "needs_over", "needs_more", "needs_total"]
 
 
 def verdict_stamp() -> str:
-    """What the verdicts and bits decks keep were written for: the catalogue version and the
-    bits' layout."""
-    return f"{cache_version.current()}/{needs.LEVELS}"
+    """Everything the verdicts and bits decks keep depend on: the catalogue version, the rules
+    of every format (rules_check.formats_stamp) and the bits' layout. At most 32 characters
+    (VerdictState.catalog_version)."""
+    return f"{cache_version.current()}/{formats_stamp()}/{needs.LEVELS}"
 
 
 def refresh_verdicts(batch: int = 2000) -> int:
-    """After a catalogue change (a card's kind, a name), the verdicts decks keep for the public
-    list may be wrong: check every deck again, once per catalogue version, under a lock so that
-    two workers do it once. Returns how many verdicts changed."""
+    """After a catalogue change (a card's kind, a name) or a change of a format's rules, the
+    verdicts decks keep for the public list may be wrong: check every deck again, once per
+    stamp, under a lock so that two workers do it once. Returns how many verdicts changed.
+
+    It runs after the write that changes the stamp (catalogue changes: `refresh_after_commit`;
+    formats.json: `manage.py refreshverdicts`, which `make run` and `make serve-prod` run), never
+    inside a GET: a reader never pays for it."""
     version = verdict_stamp()
     state = VerdictState.objects.filter(pk=1).first()
     if state is not None and state.catalog_version == version:

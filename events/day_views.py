@@ -26,6 +26,7 @@ from events.forms import GamesForm, JudgeForm, LatePlayerForm, MetaForm, Tournam
 from events.models import Event, Match, Player, Round
 from webutil.confirm import unless_confirmed
 from webutil.csv import csv_text
+from webutil.numbers import whole_number
 from webutil.requests import AuthedRequest, HtmxHttpRequest
 
 
@@ -212,7 +213,7 @@ def pair(request: AuthedRequest, event_id: int) -> HttpResponse:
         if request.POST.get("top_cut"):
             day.pair_top_cut(event)
         elif request.POST.get("again"):
-            day.repair_round(event, int(request.POST.get("again", "0")[:4] or 0))
+            day.repair_round(event, whole_number(request.POST.get("again", ""), max_digits=4) or 0)
         else:
             day.pair_next_round(event)
     except (day.TournamentError, ValueError) as exc:
@@ -225,9 +226,8 @@ def pair(request: AuthedRequest, event_id: int) -> HttpResponse:
 def swap(request: AuthedRequest, event_id: int) -> HttpResponse:
     """Swap two players of the newest round by hand: a rematch is asked about first."""
     event = _run(request, event_id)
-    try:
-        first, second = int(request.POST.get("first", "")[:19]), int(request.POST.get("second", "")[:19])
-    except ValueError:
+    first, second = whole_number(request.POST.get("first")), whole_number(request.POST.get("second"))
+    if first is None or second is None:
         return _refused(request, event, _("Choose two different players of this round."))
     rematches = day.swap_rematches(event, first, second)
     if rematches:

@@ -236,10 +236,10 @@ def save_files(request: HtmxHttpRequest) -> HttpResponse:
             form.add_error("save_as", _("Name the event."))
         return render(request, "decks/check_many.html", {"form": form}, status=400)
     try:
-        rows = batch.check_uploads(form.cleaned_data["files"], form.cleaned_data["format"])
+        rows = batch.check_uploads(form.cleaned_data["files"], form.cleaned_data["format"], batch.SIGNED_IN)
     except batch.BatchError as exc:
         form.add_error("files", str(exc))
-        return render(request, "decks/check_many.html", {"form": form}, status=400)
+        return render(request, "decks/check_many.html", {"form": form}, status=exc.status)
     readable = [(r.file, r.text, r.player) for r in rows if r.error is None and r.text is not None]
     event = services.save_batch(request.user, form.cleaned_data["save_as"], form.cleaned_data["format"], readable)
     skipped = [r.file for r in rows if r.error is not None]

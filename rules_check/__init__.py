@@ -9,7 +9,7 @@ the command line through one small adapter each. It never imports Django.
 from rules_check.check import check
 from rules_check.codes import normalize_code
 from rules_check.decklist import DeckListError, ParsedList, decode, export, parse
-from rules_check.formats import DEFAULT_FORMAT, FORMATS, Format, FormatError, get_format
+from rules_check.formats import DEFAULT_FORMAT, FORMATS, Format, FormatError, formats_stamp, get_format
 from rules_check.messages import PROBLEM_CODES
 from rules_check.model import CardFacts, Deck, Entry, Problem, Verdict
 
@@ -29,6 +29,7 @@ __all__ = [
     "check",
     "decode",
     "export",
+    "formats_stamp",
     "get_format",
     "normalize_code",
     "parse",

@@ -84,6 +84,15 @@ class ParsedList:
     player: str | None = None
     name: str | None = None
     declared_format: str | None = None
+    # Lines that cannot be read, grouped by their reason (the problem's code and words): one
+    # problem for the same reason, however many lines share it, listed in order of first line.
+    unread: dict[tuple[str, tuple[tuple[str, str], ...]], list[int]] = field(default_factory=dict)
+
+    def note(self, code: str, number: int, **values: str) -> None:
+        self.unread.setdefault((code, tuple(sorted(values.items()))), []).append(number)
+
+    def grouped(self) -> list[Problem]:
+        return [problem(code, lines=tuple(lines), **dict(values)) for (code, values), lines in self.unread.items()]
 
 
 def decode(data: bytes) -> str:
@@ -121,7 +130,7 @@ def parse(text: str, lookup: Lookup) -> ParsedList:
         if not line:
             continue
         if len(line) > MAX_LINE or _CONTROL.search(line):
-            result.problems.append(_unreadable(number, "行太長或含有控制字元", "too long or holds control characters"))
+            _unreadable(result, number, "行太長或含有控制字元", "too long or holds control characters")
             continue
         header = _HEADER.match(line) if ":" in line else None  # NFKC made ： a colon
         if header and _header_kind(header.group("word")) is not None:
@@ -138,20 +147,21 @@ def parse(text: str, lookup: Lookup) -> ParsedList:
             continue
         if header and not _looks_like_card(line, lookup):
             word = header.group("word")[:20]
-            result.problems.append(_unreadable(number, f"不認識的標題「{word}」", f"unknown heading {word!r}"))
+            _unreadable(result, number, f"不認識的標題「{word}」", f"unknown heading {word!r}")
             continue
         _read_card_line(result, section, line, number, lookup)
+    result.problems = result.grouped() + result.problems
     return result
 
 
 def _read_card_line(result: ParsedList, section: str, line: str, number: int, lookup: Lookup) -> None:
     count_text, card_text = _split_count(line)
     if not card_text:
-        result.problems.append(_unreadable(number, "只有數量，沒有卡牌", "a count but no card"))
+        _unreadable(result, number, "只有數量，沒有卡牌", "a count but no card")
         return
     card = _find(card_text, lookup)
     if card is None:
-        result.problems.append(problem("unknown_card", lines=(number,), text=card_text[:60]))
+        result.note("unknown_card", number, text=card_text[:60])
         return
     count = int(count_text) if count_text is not None else 1
     getattr(result.deck, section).append(Entry(card=card, count=count, line=number))
@@ -193,8 +203,8 @@ def _strip_comment(line: str) -> str:
     return line
 
 
-def _unreadable(number: int, reason: str, reason_en: str) -> Problem:
-    return problem("unreadable_line", lines=(number,), reason=reason, reason_en=reason_en)
+def _unreadable(result: ParsedList, number: int, reason: str, reason_en: str) -> None:
+    result.note("unreadable_line", number, reason=reason, reason_en=reason_en)
 
 
 # --- export --------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ Banning a card or adding a format is an edit of formats.json, not of the code. `
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -94,6 +95,17 @@ def load_formats(path: Path = FORMATS_FILE) -> dict[str, Format]:
 
 FORMATS: dict[str, Format] = load_formats()
 DEFAULT_FORMAT = "standard"
+
+
+def formats_stamp(formats: Mapping[str, Format] | None = None) -> str:
+    """A short digest of every rule of every format (sizes, limits, bans, exceptions), not of
+    their labels: a verdict kept for a deck is stale when this changes."""
+    chosen = FORMATS if formats is None else formats
+    rules = [
+        [f.name, f.min_cards, f.max_cards, f.copy_limit, sorted(f.banned), sorted(f.copy_limits.items())]
+        for f in sorted(chosen.values(), key=lambda f: f.name)
+    ]
+    return hashlib.blake2b(json.dumps(rules, ensure_ascii=False).encode(), digest_size=4).hexdigest()
 
 
 def get_format(name: str) -> Format:

@@ -69,12 +69,31 @@ MESSAGES: dict[str, tuple[str, str, str]] = {
 PROBLEM_CODES = tuple(MESSAGES)
 
 
+# Runs of lines a message names; a problem's `lines` still lists every line.
+MAX_RUNS = 12
+
+
+def line_ranges(lines: tuple[int, ...]) -> list[str]:
+    """Sorted line numbers as runs: (3, 4, 5, 8, 9) is ["3–5", "8", "9"], at most MAX_RUNS of them and
+    then "…". A list of 13,000 unreadable lines is named in a few characters, not 13,000 numbers."""
+    runs: list[list[int]] = []
+    for number in lines:
+        if runs and number == runs[-1][1] + 1:
+            runs[-1][1] = number
+        else:
+            runs.append([number, number])
+    named: list[str] = []
+    for a, b in runs[:MAX_RUNS]:  # two lines in a row are two numbers, three or more a run
+        named += [f"{a}–{b}"] if b > a + 1 else [str(n) for n in range(a, b + 1)]
+    return [*named, "…"] if len(runs) > MAX_RUNS else named
+
+
 def at_lines(message: str, message_en: str, lines: tuple[int, ...]) -> tuple[str, str]:
-    """A message that names the lines it is about first: "第 3、7 行：…", "Lines 3, 7: …"."""
+    """A message that names the lines it is about first: "第 3、7–9 行：…", "Lines 3, 7–9: …"."""
     if not lines:
         return message, message_en
-    zh = "、".join(str(n) for n in lines)
-    en = ", ".join(str(n) for n in lines)
+    runs = line_ranges(lines)
+    zh, en = "、".join(runs), ", ".join(runs)
     return f"第 {zh} 行：{message}", f"{'Line' if len(lines) == 1 else 'Lines'} {en}: {message_en}"
 
 

@@ -81,6 +81,9 @@ class Deck:
 
 # A count outside 1..MAX_COUNT is `invalid_count`: no deck holds 100 copies of a card.
 MAX_COUNT = 99
+# Problems an answer lists (the API, the checker's page, `checkdeck --json`); the verdict keeps
+# them all and says how many more there are. Problems of one reason are already one problem.
+MAX_LISTED_PROBLEMS = 50
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,11 +127,15 @@ class Verdict:
         """Codes of the cards that an error names: what a deck view marks."""
         return frozenset(code for p in self.problems if p.severity == ERROR for code in p.cards)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, max_problems: int | None = None) -> dict[str, Any]:
+        """The verdict as JSON data; with `max_problems`, the first ones only and how many more
+        there are (an answer stays a few times the size of its list, however broken the list)."""
+        shown = self.problems if max_problems is None else self.problems[:max_problems]
         return {
             "legal": self.legal,
             "format": self.format,
             "main_deck_count": self.main_deck_count,
             "general": self.general,
-            "problems": [p.to_dict() for p in self.problems],
+            "problems": [p.to_dict() for p in shown],
+            "problems_omitted": len(self.problems) - len(shown),
         }

@@ -70,7 +70,7 @@ def test_json_output_has_the_documented_shape(illegal_file: Path) -> None:
     code, out, _ = run(str(illegal_file), "--json")
     assert code == 1
     data = json.loads(out)
-    assert set(data) == {"legal", "format", "main_deck_count", "general", "problems"}
+    assert set(data) == {"legal", "format", "main_deck_count", "general", "problems", "problems_omitted"}
     assert data["legal"] is False and data["format"] == "standard" and data["general"] == "WJ-001"
     assert data["main_deck_count"] == 8  # 3 + 1 新兵, 1 援軍, 1 孫權, 2 火攻: what the player put in the deck
     unknown = next(p for p in data["problems"] if p["code"] == "unknown_card")

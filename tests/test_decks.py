@@ -3,6 +3,7 @@ clone, import with bad lines, deck codes, missing cards, visibility, the registr
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
@@ -13,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from collection.models import WishlistEntry
 from decks import deckcode
 from decks.legality import check_list
-from decks.models import Deck
+from decks.models import Deck, VerdictState
 from decks.services import snapshot_of
 from tests.collection_helpers import own
 from tests.deck_helpers import LEGAL_MAIN, make_deck
@@ -389,7 +390,9 @@ def test_import_notes_name_each_line_once(alice_client: Client, english) -> None
     assert html.count("Line 3") == 1 and "Line Line" not in html
 
 
-def test_decks_check_themselves_again_when_the_catalogue_changes(client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_decks_check_themselves_again_when_the_catalogue_changes(  # type: ignore[no-untyped-def]
+    client: Client, alice, django_capture_on_commit_callbacks
+) -> None:
     from django.core.management import call_command
 
     from catalog import cache_version
@@ -398,8 +401,16 @@ def test_decks_check_themselves_again_when_the_catalogue_changes(client: Client,
     deck = make_deck(alice, name="合法牌庫", public=True)
     assert "合法牌庫" in client.get("/decks/?legal=1").content.decode()
     # a correction in the catalogue: 新兵 turns out to be a general, which no deck may hold
-    Card.objects.filter(code="YXJQ-003").update(kind="general")
-    cache_version.bump()
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        Card.objects.filter(code="YXJQ-003").update(kind="general")
+        cache_version.bump()
+    # Until the change commits, nothing is checked again, and a reader's GET never does it.
+    stamp = VerdictState.objects.filter(pk=1).values_list("catalog_version", flat=True).first()
+    client.get("/decks/?legal=1")
+    client.get("/api/decks/?public=1")
+    assert VerdictState.objects.filter(pk=1).values_list("catalog_version", flat=True).first() == stamp
+    for callback in callbacks:  # the commit: the refresh runs after the write that changed it
+        callback()
     assert "合法牌庫" not in client.get("/decks/?legal=1").content.decode()
     assert not Deck.objects.get(pk=deck.pk).is_legal
     listed = next(d for d in client.get("/api/decks/?public=1").json()["results"] if d["id"] == deck.pk)
@@ -408,3 +419,34 @@ def test_decks_check_themselves_again_when_the_catalogue_changes(client: Client,
     cache_version.bump()
     call_command("refreshverdicts", verbosity=0)
     assert Deck.objects.get(pk=deck.pk).is_legal
+
+
+def test_stored_verdicts_follow_a_change_of_a_formats_rules(alice, monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """formats.json edited (the standard format now needs 41 cards): the stamp changes, and
+    `refreshverdicts` (run by make run and serve-prod) writes every kept verdict again."""
+    import json as json_module
+
+    from django.core.management import call_command
+
+    from decks.services import verdict_stamp
+    from rules_check import FORMATS
+    from rules_check.formats import FORMATS_FILE, load_formats
+
+    deck = make_deck(alice, name="四十張", public=True)
+    call_command("refreshverdicts", verbosity=0)
+    assert Deck.objects.get(pk=deck.pk).is_legal and deck.main_count == 40
+    before = verdict_stamp()
+    data = json_module.loads(FORMATS_FILE.read_text(encoding="utf-8"))
+    data["standard"]["min_cards"] = 41
+    edited = tmp_path / "formats.json"
+    edited.write_text(json_module.dumps(data, ensure_ascii=False), encoding="utf-8")
+    for name, fmt in load_formats(edited).items():
+        monkeypatch.setitem(FORMATS, name, fmt)
+    assert verdict_stamp() != before
+    call_command("refreshverdicts", verbosity=0)
+    assert not Deck.objects.get(pk=deck.pk).is_legal
+    assert VerdictState.objects.get(pk=1).catalog_version == verdict_stamp()
+    # a label is not a rule: renaming a format leaves the verdicts as they are
+    stamp = verdict_stamp()
+    monkeypatch.setitem(FORMATS, "standard", dataclasses.replace(FORMATS["standard"], label_en="Standard (2026)"))
+    assert verdict_stamp() == stamp

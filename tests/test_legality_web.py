@@ -22,7 +22,14 @@ def post_api(client: Client, payload: object) -> tuple[int, dict]:
 def test_api_legal_list(client: Client) -> None:
     status, data = post_api(client, {"format": "standard", "list": LEGAL_40})
     assert status == 200
-    assert data == {"legal": True, "format": "standard", "main_deck_count": 40, "general": "WJ-001", "problems": []}
+    assert data == {
+        "legal": True,
+        "format": "standard",
+        "main_deck_count": 40,
+        "general": "WJ-001",
+        "problems": [],
+        "problems_omitted": 0,
+    }
 
 
 def test_api_illegal_list_is_still_200_and_matches_the_command(client: Client) -> None:

@@ -8,6 +8,8 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.pagination import CursorPagination, PageNumberPagination
 from rest_framework.request import Request
 
+from webutil.numbers import whole_number
+
 MAX_PAGE_SIZE = 500
 
 
@@ -22,11 +24,12 @@ class StrictPageNumberPagination(PageNumberPagination):
         raw = request.query_params.get(self.page_size_query_param)
         if raw is None or raw == "":
             return self.page_size
-        if not raw.isdigit() or not 1 <= int(raw) <= MAX_PAGE_SIZE:
+        size = whole_number(raw, low=1, high=MAX_PAGE_SIZE)
+        if size is None:
             raise ValidationError(
                 {"page_size": [_("must be a whole number from 1 to %(max)d") % {"max": MAX_PAGE_SIZE}]}
             )
-        return int(raw)
+        return size
 
 
 # Pages of cards: ?per_page=1..200, else 60.
@@ -37,7 +40,8 @@ MAX_PER_PAGE = 200
 def per_page(request: HttpRequest, default: int = PAGE_SIZE) -> int:
     """Rows a page shows: ?per_page=1..200, else the default (60 cards)."""
     raw = request.GET.get("per_page", "")
-    return min(int(raw), MAX_PER_PAGE) if raw.isdigit() and len(raw) < 6 and int(raw) > 0 else default
+    size = whole_number(raw, low=1, max_digits=5)
+    return min(size, MAX_PER_PAGE) if size is not None else default
 
 
 class StrictCursorPagination(CursorPagination):
@@ -89,5 +93,5 @@ class SlicePage:
 def page_number(request: HttpRequest, max_page: int) -> int | None:
     """The ?page= asked for (1 when absent or not a number); None when past `max_page`."""
     raw = request.GET.get("page", "")
-    number = int(raw) if raw.isdigit() and 0 < len(raw) < 8 and int(raw) > 0 else 1
+    number = whole_number(raw, low=1, max_digits=7) or 1
     return number if number <= max_page else None

@@ -15,8 +15,10 @@ from typing import Any
 
 from django.conf import settings
 from django.utils.translation import gettext as _
-from rest_framework.exceptions import ParseError
+from rest_framework.exceptions import ParseError, ValidationError
 from rest_framework.parsers import JSONParser
+
+from webutil.text import UnsafeText, clean_document
 
 # A deck is {"cards": [{"card": …}]}: depth 3. Nothing we accept is deeper than a few levels.
 MAX_DEPTH = 32
@@ -53,9 +55,21 @@ class SafeJSONParser(JSONParser):
         if json_depth(data) > MAX_DEPTH:
             raise ParseError(_("JSON nested deeper than %(n)d levels is not accepted.") % {"n": MAX_DEPTH})
         try:
-            return json.loads(data.decode("utf-8"), parse_constant=_refuse_constant)
+            document = json.loads(data.decode("utf-8"), parse_constant=_refuse_constant)
         except (ValueError, RecursionError) as exc:
             raise ParseError(_("The body is not valid JSON: %(reason)s") % {"reason": str(exc)[:120]}) from None
+        try:
+            return clean_document(document)
+        except UnsafeText as exc:
+            reason, where = exc.args
+            raise ValidationError({where or "non_field_errors": [unsafe_message(reason)]}) from None
+
+
+def unsafe_message(reason: str) -> str:
+    """What a client is told of text that no field may hold (webutil.text.unsafe_reason)."""
+    if reason == "NUL":
+        return _("The request contains a NUL character, which no field accepts.")
+    return _("The text holds a lone surrogate (\\ud800 to \\udfff without its pair): it is not Unicode text.")
 
 
 def _refuse_constant(name: str) -> Any:

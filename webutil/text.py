@@ -18,6 +18,43 @@ def strip_bidi(text: str) -> str:
     return text.translate(_DELETE_BIDI)
 
 
+class UnsafeText(ValueError):
+    """Text that no field may hold: a NUL (PostgreSQL refuses it) or a lone surrogate (not
+    Unicode text at all: it cannot be encoded to store or to answer)."""
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def unsafe_reason(text: str) -> str | None:
+    """Why `text` cannot be kept ("NUL", "surrogate"), or None when it can."""
+    if "\x00" in text:
+        return "NUL"
+    if _LONE_SURROGATE.search(text):
+        return "surrogate"
+    return None
+
+
+def clean_document(value: object, where: str = "") -> object:
+    """A parsed JSON document with every string (keys too) cleaned as form input is: bidi
+    controls removed; a NUL or a lone surrogate raises UnsafeText naming where it was."""
+    if isinstance(value, str):
+        reason = unsafe_reason(value)
+        if reason is not None:
+            raise UnsafeText(reason, where)
+        return strip_bidi(value)
+    if isinstance(value, list):
+        return [clean_document(item, f"{where}[{i}]") for i, item in enumerate(value)]
+    if isinstance(value, dict):
+        cleaned = {}
+        for key, item in value.items():
+            safe_key = clean_document(key, where) if isinstance(key, str) else key
+            inner = f"{where}.{safe_key}" if where else str(safe_key)
+            cleaned[safe_key] = clean_document(item, inner)
+        return cleaned
+    return value
+
+
 # Encodings a spreadsheet program saves CSV in, tried in this order after the byte-order marks:
 # UTF-8, then Excel's defaults on Traditional (Big5, as cp950) and Simplified (GBK, read as its
 # superset GB18030) Chinese Windows.

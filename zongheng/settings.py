@@ -247,7 +247,7 @@ DATA_UPLOAD_MAX_NUMBER_FIELDS = 2000
 DATA_UPLOAD_MAX_NUMBER_FILES = 500  # /check/many/ promises 500 lists
 
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "webutil.schema.ThrottledAutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first: an anonymous request is then answered 401 (with WWW-Authenticate), not 403.
         "rest_framework.authentication.TokenAuthentication",

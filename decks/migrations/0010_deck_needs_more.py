@@ -2,7 +2,7 @@
 
 from django.db import migrations, models
 
-# Existing decks are filled by decks.services.refresh_verdicts on the first deck list: the verdict
+# Existing decks are filled by decks.services.refresh_verdicts by `manage.py refreshverdicts` (make run, serve-prod): the verdict
 # stamp changed with the bits' layout (a level for a fourth copy), so every deck is encoded again.
 
 
