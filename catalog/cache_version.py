@@ -15,8 +15,8 @@ from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 from django.core.signals import request_finished, request_started
-from django.dispatch import Signal
 from django.db import IntegrityError, transaction
+from django.dispatch import Signal
 
 T = TypeVar("T")
 _memo = threading.local()

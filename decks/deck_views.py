@@ -40,10 +40,10 @@ from drawing import TURNS, sample_hand
 from rules_check.model import REINFORCEMENT
 from webutil.confirm import unless_confirmed
 from webutil.numbers import whole_number
-from webutil.throttling import hit, minutes
 from webutil.pagination import SlicePage, page_number, per_page
 from webutil.querystring import tidy_get
 from webutil.requests import AuthedRequest, HtmxHttpRequest
+from webutil.throttling import hit, minutes
 
 _IMPORT_NOTES = "deck_import_notes"
 

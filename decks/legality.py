@@ -78,7 +78,6 @@ def check_structured(
     fmt = get_format(format_name)
     index = catalog_index()
     deck = Deck()
-    earlier = []
     sections = (
         ("generals", [RequestedEntry(general, 1)] if general else []),
         ("main", cards),

@@ -17,6 +17,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from rules_check.messages import problem
 from rules_check.model import DECK_KINDS, TACTIC, TROOP, CardFacts, Deck, Entry, Problem
@@ -92,7 +93,11 @@ class ParsedList:
         self.unread.setdefault((code, tuple(sorted(values.items()))), []).append(number)
 
     def grouped(self) -> list[Problem]:
-        return [problem(code, lines=tuple(lines), **dict(values)) for (code, values), lines in self.unread.items()]
+        out = []
+        for (code, values), lines in self.unread.items():
+            words: dict[str, Any] = dict(values)
+            out.append(problem(code, lines=tuple(lines), **words))
+        return out
 
 
 def decode(data: bytes) -> str:

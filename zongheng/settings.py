@@ -258,6 +258,10 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "webutil.pagination.StrictPageNumberPagination",
     "PAGE_SIZE": 50,
+    # `?format=` is a deck's format (standard, classic) wherever the API filters by it, never a
+    # renderer: DRF's own reading answered 404 to `/api/decks/?format=standard`. Only the schema
+    # reads it as a renderer (zongheng.urls.SchemaView).
+    "URL_FORMAT_OVERRIDE": None,
     "DEFAULT_THROTTLE_CLASSES": ["webutil.throttling.AnonThrottle", "webutil.throttling.UserThrottle"],
     "NUM_PROXIES": TRUSTED_PROXIES,
     "DEFAULT_THROTTLE_RATES": {

@@ -2,7 +2,7 @@ from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerView
 
 from accounts import views as accounts
 from catalog import api as catalog_api
@@ -54,7 +54,7 @@ api_patterns = [
     ),
     path("events/<int:event_id>/standings/", tournament_api.StandingsView.as_view(), name="event-standings"),
     path("events/<int:event_id>/top-cut/", tournament_api.TopCutView.as_view(), name="event-top-cut"),
-    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("schema/", zongheng_views.SchemaView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
 ]

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import hmac
 import mimetypes
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import caches
@@ -20,6 +21,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.static import serve as static_serve
 from django_prometheus.exports import ExportToDjangoView
+from drf_spectacular.views import SpectacularAPIView
 
 from webutil.storage import PRIVATE_PREFIX
 from webutil.throttling import CACHE_ERRORS
@@ -152,3 +154,11 @@ def metrics(request: HttpRequest) -> HttpResponse:
     response: HttpResponse = ExportToDjangoView(request)
     response["Cache-Control"] = "no-store"
     return response
+
+
+class SchemaView(SpectacularAPIView):
+    """The OpenAPI schema; `?format=json` or `?format=yaml` picks its form. Everywhere else in
+    the API `format` is a deck's format (REST_FRAMEWORK's URL_FORMAT_OVERRIDE is off)."""
+
+    def get_format_suffix(self, **kwargs: Any) -> str | None:
+        return self.request.query_params.get("format") or None
