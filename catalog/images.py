@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from catalog import cache_version
+from webutil.pause import pause_point
 
 if TYPE_CHECKING:  # models import this module: a run-time import would be circular
     from catalog.models import CardImage
@@ -105,14 +106,23 @@ def thumbnail_name(name: str, width: int) -> str:
     return f"{stem}-{width}.webp"
 
 
+def thumbnail_widths(width: int) -> list[int]:
+    """The thumbnail widths of an image `width` pixels wide: each smaller than the image, and at
+    least the smallest."""
+    widths: list[int] = []
+    for size in THUMBNAIL_WIDTHS:
+        if size >= width and widths:
+            break
+        widths.append(size)
+    return widths
+
+
 def make_thumbnails(name: str) -> dict[str, str]:
     """Write the thumbnails of a stored image (a width is skipped when the image is narrower)."""
     with default_storage.open(name, "rb") as handle, Image.open(handle) as image:
         image.load()
         made: dict[str, str] = {}
-        for width in THUMBNAIL_WIDTHS:
-            if width >= image.width and made:
-                break
+        for width in thumbnail_widths(image.width):
             thumb = thumbnail_name(name, width)
             if default_storage.exists(thumb):
                 default_storage.delete(thumb)
@@ -121,18 +131,32 @@ def make_thumbnails(name: str) -> dict[str, str]:
     return made
 
 
+# Where a test stops an approval between the commit and the public files (webutil.pause).
+FILES_PAUSE = "card-image-files"
+
+
+def write_files(name: str, data: bytes) -> None:
+    """The public files of a card picture: the image and its thumbnails. Names come from the
+    content's hash, so writing again (cleanmedia after a crash) writes the same files."""
+    pause_point(FILES_PAUSE)
+    if not default_storage.exists(name):
+        saved = default_storage.save(name, ContentFile(data))
+        assert saved == name, "the storage renamed a picture"
+    make_thumbnails(name)
+
+
 def store(card_image: CardImage, clean: CleanImage) -> None:
-    """Save a cleaned image for a CardImage (new or replacing), with its thumbnails. Old files
-    are removed once the new row is committed, so a failed save never loses the old picture."""
+    """Save a cleaned image for a CardImage (new or replacing), with its thumbnails. The public
+    files are written only once the row is committed: a request killed or rolled back before
+    then leaves no file that anything serves. Old files go after the new ones are written."""
     old = card_image.files()
     name = f"cards/{card_image.card_id}/{card_image.side}-{clean.digest}.webp"
-    if not default_storage.exists(name):
-        name = default_storage.save(name, ContentFile(clean.data))
     card_image.image.name = name
     card_image.width, card_image.height = clean.width, clean.height
-    card_image.thumbnails = make_thumbnails(name)
+    card_image.thumbnails = {str(w): thumbnail_name(name, w) for w in thumbnail_widths(clean.width)}
     card_image.save()
     keep = set(card_image.files())
+    transaction.on_commit(lambda: write_files(name, clean.data))
     transaction.on_commit(lambda: delete_files([f for f in old if f not in keep]))
     transaction.on_commit(cache_version.bump)
 

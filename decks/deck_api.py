@@ -216,6 +216,11 @@ class DeckListView(APIView):
         if sort not in API_SORTS:
             raise ValidationError({"sort": [_("One of: %(sorts)s") % {"sorts": ", ".join(API_SORTS)}]})
         decks = self.get_queryset(request).with_ownership(request.user)
+        fmt = request.query_params.get("format")
+        if fmt is not None:
+            if fmt not in FORMATS:
+                raise ValidationError({"format": [_("One of: %(sorts)s") % {"sorts": ", ".join(FORMATS)}]})
+            decks = decks.filter(format=fmt)
         buildable = request.query_params.get("buildable") == "1"
         if not request.user.is_authenticated and (sort in COLLECTION_SORTS or buildable):
             raise ValidationError({"sort": [_("Log in to compare decks with your collection.")]})
@@ -230,6 +235,9 @@ class DeckListView(APIView):
                 "buildable", {"type": "integer", "enum": [0, 1]}, description="1: only decks I can build now"
             ),
             OpenApiParameter("sort", {"type": "string", "enum": list(API_SORTS)}),
+            OpenApiParameter(
+                "format", {"type": "string", "enum": sorted(FORMATS)}, description="Only decks of this format"
+            ),
             OpenApiParameter("cursor", {"type": "string", "maxLength": 200}, description="From a `next` link"),
             OpenApiParameter("page_size", {"type": "integer", "minimum": 1, "maximum": 500}),
         ],

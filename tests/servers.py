@@ -3,6 +3,7 @@ database of its own, and a redis-server of the test's own on a spare port."""
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -148,3 +149,61 @@ def redis_server() -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
     finally:
         process.kill()
         process.wait(timeout=10)
+
+
+def postgres_binaries() -> Path | None:
+    """The folder of initdb and pg_ctl (Debian keeps them out of PATH), or None."""
+    found = shutil.which("pg_ctl")
+    if found:
+        return Path(os.path.realpath(found)).parent
+    candidates = sorted(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"))
+    return candidates[-1].parent if candidates else None
+
+
+class OwnPostgres:
+    """A PostgreSQL server of the test's own, in a temporary folder on a spare port, that the
+    test may stop and start again (trust authentication, on loopback only)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.port = free_port()
+        self.data = folder / "data"
+        self.bin = postgres_binaries() or Path("/usr/lib/postgresql/15/bin")
+        # initdb refuses to run as root: the server runs as the postgres user when we are root.
+        self.prefix = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        self.folder = folder
+
+    def _run(self, *args: str) -> None:
+        subprocess.run([*self.prefix, *args], check=True, capture_output=True, timeout=120)
+
+    def init(self) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        if self.prefix:
+            shutil.chown(self.folder, "postgres")
+        self._run(str(self.bin / "initdb"), "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8")
+
+    def start(self) -> None:
+        options = f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.folder} -c fsync=off"
+        self._run(
+            str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", options, "-w", "-l", str(self.folder / "log"), "start"
+        )
+
+    def stop(self) -> None:
+        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop")
+
+    @property
+    def url(self) -> str:
+        return f"postgres://postgres@127.0.0.1:{self.port}/postgres"
+
+
+@contextmanager
+def postgres_server() -> Iterator[OwnPostgres]:
+    with tempfile.TemporaryDirectory() as folder:
+        os.chmod(folder, 0o755)  # the postgres user reaches its own folder inside
+        server = OwnPostgres(Path(folder) / "pg")
+        server.init()
+        server.start()
+        try:
+            yield server
+        finally:
+            with contextlib.suppress(subprocess.CalledProcessError):  # already stopped by the test
+                server.stop()

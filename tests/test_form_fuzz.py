@@ -43,6 +43,13 @@ HOSTILE = [
     "2026-12-21",
     "2026-12-21T10:00",
     "9999-12-31T23:59",
+    # Digits that str.isdigit() accepts and int() refuses or reads otherwise (webutil.numbers)
+    "²",
+    "٣",
+    "１２",
+    "1" * 4400,  # past int()'s limit on digits
+    str(2**40),
+    str(2**63),
 ]
 values = st.one_of(st.sampled_from(HOSTILE), st.text(max_size=50), st.integers().map(str))
 
@@ -65,8 +72,9 @@ FORMS: dict[str, list[str]] = {
 }
 QUERIES: dict[str, list[str]] = {
     "/cards/": ["q", "set", "kind", "cost_min", "sort", "page", "per_page"],
-    "/decks/": ["general", "faction", "format", "legal", "sort", "page"],
-    "/collection/": ["q", "kind", "page"],
+    "/decks/": ["general", "faction", "format", "legal", "sort", "page", "per_page"],
+    "/collection/": ["q", "kind", "page", "per_page"],
+    "/decks/compare/": ["a", "b"],
     "/decks/{deck}/history/": ["a", "b"],
 }
 

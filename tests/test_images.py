@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
-from django.test import Client
+from django.test import Client, TestCase
 from PIL import Image
 
 from catalog.models import Card, CardImage
@@ -31,9 +31,8 @@ def maintainer(charlie, charlie_client: Client) -> Client:  # type: ignore[no-un
 def upload(client: Client, code: str, content: bytes, name: str, side: str = "front", capture=None):  # type: ignore[no-untyped-def]
     card = Card.objects.get(code=code)
     data = {"card": card.pk, "side": side, "upload": SimpleUploadedFile(name, content)}
-    if capture is None:
-        return client.post(ADD, data)
-    with capture(execute=True):  # run what waits for the commit: old files removed, caches refreshed
+    # Run what waits for the commit: the files written, old files removed, caches refreshed.
+    with (capture or TestCase.captureOnCommitCallbacks)(execute=True):
         return client.post(ADD, data)
 
 
@@ -239,7 +238,8 @@ def test_pictures_upload_through_the_card_page_of_the_admin(charlie, charlie_cli
         }
     )
     data["set"] = card.set_id
-    response = charlie_client.post(f"/admin/catalog/card/{card.pk}/change/", data)
+    with TestCase.captureOnCommitCallbacks(execute=True):  # the files are written once committed
+        response = charlie_client.post(f"/admin/catalog/card/{card.pk}/change/", data)
     assert response.status_code == 302, response.context["errors"] if response.context else response
     stored = CardImage.objects.get(card=card)
     assert stored.image.name.startswith(f"cards/{card.pk}/front-") and len(stored_files(media_root)) == 3

@@ -15,7 +15,7 @@ from typing import Any
 
 import boto3
 import pytest
-from django.test import Client
+from django.test import Client, TestCase
 
 from catalog import cache_version, images
 from catalog.models import Card, CardImage
@@ -94,7 +94,8 @@ def _keys(client: Any) -> list[str]:
 
 def test_pictures_and_thumbnails_live_in_the_bucket_and_any_server_serves_them(bucket, media_root) -> None:  # type: ignore[no-untyped-def]
     card = Card.objects.get(code="WJ-001")
-    images.store(CardImage(card=card), images.clean_upload(io.BytesIO(picture_bytes("PNG", (500, 700)))))
+    with TestCase.captureOnCommitCallbacks(execute=True):  # the files are written once committed
+        images.store(CardImage(card=card), images.clean_upload(io.BytesIO(picture_bytes("PNG", (500, 700)))))
     cache_version.bump()
     keys = _keys(bucket)
     assert len(keys) == 3 and all(k.startswith(f"cards/{card.pk}/front-") for k in keys)  # full, 200 and 400 wide

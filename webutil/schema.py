@@ -41,5 +41,6 @@ class ThrottledAutoSchema(AutoSchema):
     def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
         responses: dict[str, Any] = super()._get_response_bodies(direction)
         if direction == "response" and self.view.get_throttles():
-            responses.setdefault("429", THROTTLED)
+            # An operation that names its own 429 (a limit of its own) keeps its words.
+            responses["429"] = {**THROTTLED, **responses.get("429", {}), "headers": THROTTLED["headers"]}
         return responses

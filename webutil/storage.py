@@ -53,6 +53,9 @@ class PrivateStorage(Storage):
     def size(self, name: str) -> int:
         return self.backend().size(name)
 
+    def listdir(self, path: str) -> tuple[list[str], list[str]]:
+        return self.backend().listdir(path)
+
     def get_available_name(self, name: str, max_length: int | None = None) -> str:
         return self.backend().get_available_name(name, max_length=max_length)
 

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import hmac
 import mimetypes
+import sys
 from typing import Any
 
 from django.conf import settings
@@ -14,10 +15,11 @@ from django.core.exceptions import (
     TooManyFilesSent,
 )
 from django.core.files.storage import default_storage
-from django.db import DatabaseError, connection
+from django.db import DatabaseError, InterfaceError, OperationalError, connection
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import render
+from django.template import loader
 from django.utils.translation import gettext as _
 from django.views.static import serve as static_serve
 from django_prometheus.exports import ExportToDjangoView
@@ -57,10 +59,37 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     return render(request, "404.html", status=404)
 
 
+# Seconds a client is asked to wait when the database cannot be reached (a restart takes a few).
+RETRY_AFTER = 10
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
+    """500, or 503 with Retry-After when what failed is the database (unreachable, restarting,
+    or SQLite locked past its timeout): the fault is passing, and the client should try again."""
+    if isinstance(sys.exc_info()[1], DATABASE_DOWN):
+        return database_unavailable(request)
     if request.path.startswith("/api/"):
         return JsonResponse({"detail": "Server error."}, status=500)
     return render(request, "500.html", status=500)
+
+
+# What the database driver raises when it cannot be reached or answer in time.
+DATABASE_DOWN = (OperationalError, InterfaceError)
+
+
+def database_unavailable(request: HttpRequest) -> HttpResponse:
+    """The 503 page in the three languages at once: drawn without the request's context, so it
+    reads neither the session nor the database (neither may answer)."""
+    if request.path.startswith("/api/"):
+        response: HttpResponse = JsonResponse(
+            {"detail": "The database cannot be reached right now: try again in a few seconds."}, status=503
+        )
+    else:
+        page = loader.get_template("503.html").render({"seconds": RETRY_AFTER})
+        response = HttpResponse(page, status=503)
+    response["Retry-After"] = str(RETRY_AFTER)
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 def ping(request: HttpRequest) -> HttpResponse:
