@@ -387,3 +387,35 @@ def test_format_in_a_query_is_the_decks_format_not_a_renderer(client: Client, al
     assert response.status_code == 200
     assert [d["id"] for d in response.json()["results"]] == [classic.pk]
     assert client.get("/api/proposals/?format=null").status_code in (200, 401, 403)
+
+
+# --- the worst case of each bounded route stays within 100 MB ----------------------------------
+
+
+def _peak_megabytes(work) -> float:  # type: ignore[no-untyped-def]
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        work()
+        return tracemalloc.get_traced_memory()[1] / 1e6
+    finally:
+        tracemalloc.stop()
+
+
+def test_the_worst_anonymous_requests_stay_within_their_memory_bound(client: Client) -> None:
+    """What the probe sent (40 files of 64 KiB of `3 zz`: +327 MB before), the largest batch an
+    anonymous reader may send, and 64 KiB of unreadable lines to the API and the page: each
+    peaks well under 100 MB, because the bounds refuse or group the work before it is done."""
+    worst = {
+        "refused batch": lambda: client.post(
+            "/check/many/", {"files": _files(40, b"3 zz\n" * 13_000), "format": "standard"}
+        ),
+        "largest batch": lambda: client.post(
+            "/check/many/", {"files": _files(50, "".join(f"3 zz{i}\n" for i in range(99)).encode())}
+        ),
+        "api": lambda: client.post("/api/legality/", {"list": "3 zz\n" * 13_000}, content_type="application/json"),
+        "page": lambda: client.post("/check/", {"list": "3 zz\n" * 13_000, "format": "standard"}),
+    }
+    for name, work in worst.items():
+        assert _peak_megabytes(work) < 100, name
