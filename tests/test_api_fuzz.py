@@ -7,6 +7,10 @@ generated data. Bounded examples per operation so that CI stays quick.
 
 from __future__ import annotations
 
+import json
+import re
+from typing import Any
+
 import pytest
 import schemathesis
 from django.core.signals import request_finished, request_started
@@ -120,3 +124,43 @@ def test_api_workflows(token: str) -> None:
             suppress_health_check=list(HealthCheck),
         )
     )
+
+
+# Shapes that broke imports before (digits int() refuses, NUL, lone surrogates, numbers out of
+# range): each in every field of every JSON body the schema documents, one at a time.
+SHAPES = ["²", "٣", "a\x00b", "\ud800", "x\udfffy", 2**40, 2**70, -(2**63), "1" * 4400, 1.5, None]
+
+
+def _bodies() -> list[tuple[str, str, str, Any]]:
+    raw = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application).raw_schema
+    components = raw.get("components", {}).get("schemas", {})
+    cases = []
+    for path, methods in raw["paths"].items():
+        for method, operation in methods.items():
+            content = operation.get("requestBody", {}).get("content", {}) if isinstance(operation, dict) else {}
+            ref = content.get("application/json", {}).get("schema", {}).get("$ref", "")
+            properties = components.get(ref.rsplit("/", 1)[-1], {}).get("properties", {})
+            for name in properties:
+                for shape in SHAPES:
+                    cases.append((method.upper(), path, name, shape))
+    return cases
+
+
+@pytest.mark.django_db
+def test_hostile_shapes_in_every_json_field_are_refused_not_500(token: str, alice) -> None:  # type: ignore[no-untyped-def]
+    from django.test import Client
+
+    from tests.deck_helpers import make_deck
+
+    deck = make_deck(alice, name="fuzz")
+    client = Client(raise_request_exception=False, HTTP_AUTHORIZATION=f"Token {token}")
+    cases = _bodies()
+    assert len(cases) > 100
+    failures = []
+    for method, path, field, shape in cases:
+        url = re.sub(r"\{[^}]+\}", lambda m: str(deck.pk) if "id" in m.group(0) else "YXJQ-003", path)
+        body = json.dumps({field: shape})  # a lone surrogate goes as the escape a broken client sends
+        response = client.generic(method, url, body, content_type="application/json")
+        if response.status_code >= 500:
+            failures.append((method, url, field, repr(shape)[:20], response.status_code))
+    assert failures == []
