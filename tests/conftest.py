@@ -83,6 +83,15 @@ def pytest_collection_modifyitems(config, items):  # type: ignore[no-untyped-def
         return bool({"transactional_db", "live_server"} & set(getattr(item, "fixturenames", ())))
 
     items.sort(key=flushes)
+    # Tests run in a random order (pytest-randomly); one that stops the servers its module shares
+    # (marked `destructive`) runs after the module's other tests, wherever the shuffle put it.
+    keys = {}
+    start = 0
+    for i, item in enumerate(items):
+        if i and items[i - 1].module is not item.module:
+            start = i  # modules stay together in the shuffle: this is where one begins
+        keys[item] = (start, item.get_closest_marker("destructive") is not None, i)
+    items.sort(key=keys.__getitem__)
 
 
 @pytest.fixture

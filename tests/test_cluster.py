@@ -167,6 +167,7 @@ def test_a_picture_sent_to_one_server_is_served_by_the_other_and_a_change_shows_
         assert status == 200 and picture[:4] == b"RIFF"
 
 
+@pytest.mark.destructive
 def test_killing_one_server_under_load_fails_only_requests_in_flight(running: Cluster) -> None:
     results: list[int] = []
     stop = threading.Event()
