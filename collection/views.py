@@ -45,7 +45,7 @@ def _form_message(form: Any) -> str:
 
 
 def _error(request: HtmxHttpRequest, message: str) -> HttpResponse:
-    return render(request, "collection/error.html", {"message": message}, status=400)
+    return render(request, "error.html", {"message": message}, status=400)
 
 
 @login_required

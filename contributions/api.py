@@ -23,7 +23,6 @@ from catalog.models import Card
 from contributions import services
 from contributions.models import MAX_NOTE, Proposal, ProposalPhoto
 from webutil.fields import StrictBooleanField, StrictCharField
-from webutil.parsers import SafeJSONParser
 
 ERROR = OpenApiResponse(OpenApiTypes.OBJECT, description="{field: [messages]} or {detail: message}")
 FACTS_SCHEMA = {
@@ -131,7 +130,6 @@ def _fresh(proposal_id: int) -> dict[str, Any]:
 
 class CardProposalsView(APIView):
     permission_classes = [IsAuthenticated]
-    parser_classes = [SafeJSONParser]
 
     @extend_schema(
         request=_json_body({"facts": FACTS_SCHEMA, "note": {"type": "string", "maxLength": MAX_NOTE}}, ["note"]),
@@ -214,7 +212,6 @@ class ProposalPhotoView(APIView):
 
 class ApproveView(APIView):
     permission_classes = [IsAuthenticated]
-    parser_classes = [SafeJSONParser]
 
     @extend_schema(
         request=_json_body({"facts": FACTS_SCHEMA, "confirm": {"type": "boolean"}}),
@@ -244,7 +241,6 @@ class ApproveView(APIView):
 
 class RejectView(APIView):
     permission_classes = [IsAuthenticated]
-    parser_classes = [SafeJSONParser]
 
     @extend_schema(
         request=RejectInputSerializer,

@@ -19,7 +19,6 @@ from rules_check import DEFAULT_FORMAT, FORMATS, DeckListError
 from rules_check.decklist import MAX_BYTES
 from rules_check.model import MAX_LISTED_PROBLEMS
 from webutil.fields import StrictCharField
-from webutil.parsers import SafeJSONParser
 
 MAX_ENTRIES = 500
 
@@ -73,7 +72,6 @@ class LegalityView(APIView):
 
     permission_classes = [AllowAny]
     authentication_classes: list[Any] = []  # no login, hence no session CSRF either
-    parser_classes = [SafeJSONParser]
 
     @extend_schema(
         request=LegalityInputSerializer,
