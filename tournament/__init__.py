@@ -7,7 +7,18 @@ the site states on every event (README "Running an event").
 """
 
 from tournament.pairing import BYE, PairingError, pair_round
-from tournament.standings import Match, Points, Standing, standings
+from tournament.standings import TIEBREAKERS, Match, Points, Standing, Tiebreaker, standings
 from tournament.topcut import bracket_pairs
 
-__all__ = ["BYE", "Match", "PairingError", "Points", "Standing", "bracket_pairs", "pair_round", "standings"]
+__all__ = [
+    "BYE",
+    "TIEBREAKERS",
+    "Match",
+    "PairingError",
+    "Points",
+    "Standing",
+    "Tiebreaker",
+    "bracket_pairs",
+    "pair_round",
+    "standings",
+]

@@ -8,15 +8,20 @@ Dropped players keep their record and still count as opponents.
 - GWP = max(1/3, game points ÷ (3 × games played)), a game won 3, drawn 1, lost 0;
 - OMW = the mean of the opponents' MWP; OGW = the mean of the opponents' GWP (0 with no
   opponent, a player who has had only byes);
-- order: points, OMW, GWP, OGW, then a seeded random order recorded with the event.
+- order: points, then the tie-breakers of TIEBREAKERS in their order (OMW, GWP, OGW), then a
+  seeded random order recorded with the event.
+
+TIEBREAKERS is the one list of them: the sort, the standings table, its CSV, the API and the
+sentence on the day page are all drawn from it.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from operator import attrgetter
 
 THIRD = Fraction(1, 3)
 
@@ -61,6 +66,28 @@ class Standing:
     ogw: Fraction = Fraction(0)
 
 
+def gettext_noop(message: str) -> str:
+    """Marks a label for the site's translators (Django's makemessages reads this name); the
+    pages translate it where they show it, and this package stays pure Python."""
+    return message
+
+
+@dataclass(frozen=True)
+class Tiebreaker:
+    key: str  # the API's and the CSV's name
+    abbr: str  # the column heading, the same in every language
+    label: str  # English, translated where it is shown
+    value: Callable[[Standing], Fraction]
+
+
+# Players equal on points are ordered by these, first to last (then by the drawn lot).
+TIEBREAKERS: tuple[Tiebreaker, ...] = (
+    Tiebreaker("omw", "OMW", gettext_noop("Opponents' match-win %"), attrgetter("omw")),
+    Tiebreaker("gw", "GW", gettext_noop("Game-win %"), attrgetter("gwp")),
+    Tiebreaker("ogw", "OGW", gettext_noop("Opponents' game-win %"), attrgetter("ogw")),
+)
+
+
 def _record(row: Standing, own: int, other: int, draws: int, points: Points) -> None:
     row.matches += 1
     row.games += own + other + draws
@@ -97,7 +124,9 @@ def standings(players: Iterable[int], matches: Iterable[Match], points: Points, 
     order = sorted(rows)
     random.Random(seed).shuffle(order)  # noqa: S311 (a recorded tie-break, not a secret)
     lot = {p: i for i, p in enumerate(order)}
-    ranked = sorted(rows.values(), key=lambda r: (-r.points, -r.omw, -r.gwp, -r.ogw, lot[r.player]))
+    ranked = sorted(
+        rows.values(), key=lambda r: (-r.points, *(-tiebreaker.value(r) for tiebreaker in TIEBREAKERS), lot[r.player])
+    )
     for rank, row in enumerate(ranked, start=1):
         row.rank = rank
     return ranked
