@@ -22,7 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from decks import compare as deck_compare
-from decks import deckcode, intake, odds, services
+from decks import deckcode, draw_odds, intake, services
 from decks.check_api import VerdictOutputSerializer
 from decks.data import DeckData
 from decks.filters import COLLECTION_SORTS, ordering
@@ -35,7 +35,6 @@ from rules_check.model import MAX_LISTED_PROBLEMS
 from webutil.fields import StrictBooleanField, StrictCharField
 from webutil.numbers import whole_number
 from webutil.pagination import StrictCursorPagination
-from webutil.parsers import SafeJSONParser
 
 MAX_ID = 2**63 - 1  # the largest id a database column holds
 API_SORTS = ("updated", "newest", "missing", "-owned_share")
@@ -170,25 +169,17 @@ def _data_from(payload: dict[str, Any], base: DeckData) -> DeckData:
 
 
 def _save(deck: Deck, data: DeckData, payload: dict[str, Any], note: str) -> Deck:
-    if "public" in payload:
-        deck.public = payload["public"]
+    """A new deck: saved with its flags, then `built` and `tags` (services.set_flags)."""
+    deck.public = payload.get("public", deck.public)
     deck.archived = payload.get("archived", deck.archived)
     try:
         with transaction.atomic():
             deck = services.save_deck(deck, data, note=note)
-            _set_flags(deck, payload)
+            services.set_flags(deck, payload)
     except services.DeckError as exc:
         raise ValidationError({"cards": [str(exc)]}) from None
-    return deck
-
-
-def _set_flags(deck: Deck, payload: dict[str, Any]) -> None:
-    """`built` and `tags`, after the cards: built takes the deck's cards as they now are."""
-    if "built" in payload:
-        services.set_built(deck, payload["built"])
-    if "tags" in payload:
-        services.set_tags(deck, payload["tags"])
     deck.refresh_from_db()
+    return deck
 
 
 class DeckPageSerializer(serializers.Serializer):
@@ -201,7 +192,6 @@ class DeckListView(APIView):
     """My decks (and `?public=1` for everyone's public decks); anonymous: public decks. POST creates."""
 
     permission_classes = [IsAuthenticatedOrReadOnly]
-    parser_classes = [SafeJSONParser]
 
     def get_queryset(self, request: Request) -> DeckQuerySet:
         for flag in ("public", "buildable"):
@@ -280,7 +270,6 @@ def _owned(request: Request, deck_id: int) -> Deck:
 
 class DeckDetailView(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
-    parser_classes = [SafeJSONParser]
 
     @extend_schema(responses={200: DeckOutputSerializer, 404: ERROR})
     def get(self, request: Request, deck_id: int) -> Response:
@@ -311,20 +300,14 @@ class DeckDetailView(APIView):
         payload.is_valid(raise_exception=True)
         given = payload.validated_data
 
-        def change(current: Deck, data: DeckData) -> None:
+        def cards(current: Deck, data: DeckData) -> None:
             # On the deck as it is now, under its row lock (services.update_deck): a PATCH of the
             # name racing a PATCH of the cards keeps both, each changing only what it names.
             base = data if partial else DeckData(current.name, current.format, None, {}, {})
             vars(data).update(vars(_data_from(given, base)))
-            if "public" in given:
-                current.public = given["public"]
-
-            current.archived = given.get("archived", current.archived)
 
         try:
-            with transaction.atomic():
-                deck = services.update_deck(deck, change, note="api")
-                _set_flags(deck, given)
+            deck = services.apply_settings(deck, given, note="api", edit=cards)
         except services.DeckError as exc:
             raise ValidationError({"cards": [str(exc)]}) from None
         return Response(DeckOutputSerializer(deck_json(deck)).data)
@@ -414,7 +397,7 @@ class DeckOddsView(APIView):
         parameters=[
             OpenApiParameter("card", {"type": "string", "maxLength": 60}, description="Every card of this card's name"),
             OpenApiParameter("q", {"type": "string", "maxLength": 200}, description="A card query over the deck"),
-            OpenApiParameter("k", {"type": "integer", "minimum": 1, "maximum": odds.MAX_K}),
+            OpenApiParameter("k", {"type": "integer", "minimum": 1, "maximum": draw_odds.MAX_K}),
         ],
         responses={200: OddsOutputSerializer, 400: ERROR, 404: ERROR},
     )
@@ -425,8 +408,8 @@ class DeckOddsView(APIView):
             raise ValidationError({"q": [_("Too long.")]})
         try:
             number = int(k or "1")
-            table = odds.table_for(odds.choose(deck, card=card.strip(), q=q.strip()), number)
-        except odds.OddsError as exc:
+            table = draw_odds.table_for(draw_odds.choose(deck, card=card.strip(), q=q.strip()), number)
+        except draw_odds.OddsError as exc:
             raise ValidationError({"detail": [str(exc)]}) from None
         except (ValueError, OverflowError):
             raise ValidationError({"k": [_("k must be a whole number.")]}) from None

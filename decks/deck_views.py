@@ -25,7 +25,7 @@ from collection.queries import with_counts
 from collection.services import set_wanted
 from decks import archive as decks_archive
 from decks import compare as deck_compare
-from decks import deckcode, intake, odds, services
+from decks import deckcode, draw_odds, intake, services
 from decks.batch import MAX_ZIP_BYTES
 from decks.data import DeckData
 from decks.filters import NarrowSorted
@@ -119,15 +119,7 @@ def build(request: AuthedRequest, deck_id: int) -> HttpResponse:
     if request.method == "POST":
         form = DeckSettingsForm(request.POST)
         if form.is_valid():
-            settings = form.cleaned_data
-
-            def change(current: Deck, data: DeckData) -> None:
-                data.name, data.format, data.description = settings["name"], settings["format"], settings["description"]
-                current.public, current.archived = settings["public"], settings["archived"]
-
-            services.update_deck(deck, change, note="settings")
-            services.set_built(deck, settings["built"])
-            services.set_tags(deck, settings["tags"])
+            services.apply_settings(deck, form.cleaned_data, note="settings")
             messages.success(request, _("Saved."))
             return redirect("decks:build", deck.pk)
     else:
@@ -192,7 +184,7 @@ def _builder_error(request: HtmxHttpRequest, deck: Deck, message: str) -> HttpRe
     if request.htmx:
         context = _deck_context(request, deck) | {"error": message}
         return render(request, "decks/_deck_panel.html", context, status=400)
-    return render(request, "collection/error.html", {"message": message}, status=400)
+    return render(request, "error.html", {"message": message}, status=400)
 
 
 @login_required
@@ -456,12 +448,14 @@ def _odds_context(request: HtmxHttpRequest, deck: Deck) -> tuple[dict[str, Any],
         return context, 200
     try:
         k = int(context["k"])
-        choice = odds.choose(deck, card=card, q=q[:200])
-        table = odds.table_for(choice, k)
+        choice = draw_odds.choose(deck, card=card, q=q[:200])
+        table = draw_odds.table_for(choice, k)
     except (ValueError, OverflowError) as exc:
-        context["error"] = str(exc) if isinstance(exc, odds.OddsError) else _("k must be a whole number.")
+        context["error"] = str(exc) if isinstance(exc, draw_odds.OddsError) else _("k must be a whole number.")
         return context, 400
-    context.update({"choice": choice, "table": table, "rows": odds.rows(table), "chart": odds.chart_svg(table)})
+    context.update(
+        {"choice": choice, "table": table, "rows": draw_odds.rows(table), "chart": draw_odds.chart_svg(table)}
+    )
     return context, 200
 
 
@@ -490,7 +484,7 @@ def deck_sample(request: HtmxHttpRequest, deck_id: int) -> HttpResponse:
     asides = [whole_number(i, high=4) for i in request.GET.getlist("aside")[:5]]
     aside = frozenset(i for i in asides if i is not None)
     if seed is None or turn is None or None in asides or not (seed < 10**9 and turn <= TURNS):
-        return render(request, "collection/error.html", {"message": _("Not a sample hand.")}, status=400)
+        return render(request, "error.html", {"message": _("Not a sample hand.")}, status=400)
     first = request.GET.get("second") != "1"
     data = services.snapshot_of(deck)
     cards = [code for code, n in data.main.items() for _copy in range(n)]

@@ -4,7 +4,7 @@ with the deck for the public list."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -174,6 +174,49 @@ def update_deck(
         data = snapshot_of(current)
         change(current, data)
         return save_deck(current, data, note=note, autosave=autosave)
+
+
+# What a deck's settings name (the builder's settings form, the deck API): its data's words,
+# its flags, then what follows its cards.
+SETTINGS_TEXT = ("name", "format", "description")
+SETTINGS_FLAGS = ("public", "archived")
+
+
+def apply_settings(
+    deck: Deck,
+    given: Mapping[str, Any],
+    *,
+    note: str,
+    edit: Callable[[Deck, DeckData], None] | None = None,
+) -> Deck:
+    """The one way a deck's settings change, from the builder's form and from the API: what
+    `given` names of the name, format, description, public and archived, with `edit`'s change
+    of the cards, under the row lock in one save; then `built` and `tags`, which follow the
+    cards as they now are. What `given` does not name stays as it is."""
+
+    def change(current: Deck, data: DeckData) -> None:
+        if edit is not None:
+            edit(current, data)
+        for key in SETTINGS_TEXT:
+            if key in given:
+                setattr(data, key, given[key])
+        for key in SETTINGS_FLAGS:
+            if key in given:
+                setattr(current, key, given[key])
+
+    with transaction.atomic():
+        deck = update_deck(deck, change, note=note)
+        set_flags(deck, given)
+    deck.refresh_from_db()
+    return deck
+
+
+def set_flags(deck: Deck, given: Mapping[str, Any]) -> None:
+    """`built` and `tags` as `given` names them, after the cards: built takes the deck's cards."""
+    if "built" in given:
+        set_built(deck, given["built"])
+    if "tags" in given:
+        set_tags(deck, given["tags"])
 
 
 def set_built(deck: Deck, built: bool) -> Deck:

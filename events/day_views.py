@@ -15,15 +15,17 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from catalog.lookup import catalog_index
 from catalog.models import Card
-from events import meta
+from events import meta, services
 from events import tournament_day as day
 from events.forms import GamesForm, JudgeForm, LatePlayerForm, MetaForm, TournamentSettingsForm
 from events.models import Event, Match, Player, Round
+from tournament import TIEBREAKERS
 from webutil.confirm import unless_confirmed
 from webutil.csv import csv_text
 from webutil.numbers import whole_number
@@ -44,7 +46,7 @@ def _form_message(form: Any) -> str:
 
 
 def _refused(request: HtmxHttpRequest, event: Event, message: str) -> HttpResponse:
-    return render(request, "collection/error.html", {"message": message}, status=400)
+    return render(request, "error.html", {"message": message}, status=400)
 
 
 def qr_svg(url: str) -> SafeString:
@@ -66,6 +68,13 @@ def _with_names(round_: Round, names: dict[int, str]) -> Round:
     return round_
 
 
+def tiebreaker_order() -> str:
+    """The tie-breakers as the day page names them in a sentence: "opponents' match-win %
+    (OMW), game-win % (GW), …" in the reader's language."""
+    separator = "、" if get_language().startswith("zh") else ", "
+    return separator.join(f"{_(t.label)} ({t.abbr})" for t in TIEBREAKERS)
+
+
 def day_context(event: Event, number: str | None = None) -> dict[str, Any]:
     """What the organiser's page and the venue's page show: rounds, names, standings."""
     names = _names(event)
@@ -83,7 +92,10 @@ def day_context(event: Event, number: str | None = None) -> dict[str, Any]:
         "rounds": rounds,
         "current": shown,
         "newest": rounds[-1] if rounds else None,
-        "standings": [(row, names[row.player]) for row in table],
+        # Each row with its tie-breakers as whole percentages, in TIEBREAKERS' order.
+        "standings": [(row, names[row.player], [round(100 * t.value(row)) for t in TIEBREAKERS]) for row in table],
+        "tiebreakers": [(t.abbr, _(t.label)) for t in TIEBREAKERS],
+        "tiebreaker_order": tiebreaker_order(),
         "table": table,
         "bracket": _bracket(event, names),
     }
@@ -156,7 +168,7 @@ def day_settings(request: AuthedRequest, event_id: int) -> HttpResponse:
     form = TournamentSettingsForm(request.POST, instance=event)
     if not form.is_valid():
         return _refused(request, event, _form_message(form))
-    form.save()
+    services.change_settings(event, {name: form.cleaned_data[name] for name in form.Meta.fields})
     messages.success(request, _("Event settings saved."))
     return _back(event)
 
@@ -269,19 +281,11 @@ def standings_csv(request: AuthedRequest, event_id: int) -> HttpResponse:
     event = _run(request, event_id)
     names = _names(event)
     rows = (
-        [
-            row.rank,
-            names[row.player],
-            row.points,
-            f"{float(row.omw):.4f}",
-            f"{float(row.gwp):.4f}",
-            f"{float(row.ogw):.4f}",
-        ]
+        [row.rank, names[row.player], row.points, *(f"{float(t.value(row)):.4f}" for t in TIEBREAKERS)]
         for row in day.standings_of(event)
     )
-    response = HttpResponse(
-        csv_text(["rank", "player", "points", "omw", "gw", "ogw"], rows), content_type="text/csv; charset=utf-8"
-    )
+    header = ["rank", "player", "points", *(t.key for t in TIEBREAKERS)]
+    response = HttpResponse(csv_text(header, rows), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="standings-{event.pk}.csv"'
     return response
 

@@ -10,7 +10,7 @@ from decks import intake
 from decks import services as deck_services
 from decks.forms import format_choices, read_list_file
 from decks.models import Deck
-from events.models import Event
+from events.models import Event, validate_deadline_year
 from rules_check import DEFAULT_FORMAT
 from rules_check.decklist import MAX_BYTES
 from webutil.text import CJK
@@ -38,9 +38,7 @@ class EventForm(forms.ModelForm):
 
     def clean_deadline(self) -> Any:
         deadline = self.cleaned_data["deadline"]
-        # Far-off years are typos, and year 1 in Taipei is year 0 in UTC: no datetime holds it.
-        if not 2000 <= deadline.year <= 2999:
-            raise forms.ValidationError(_("Enter a deadline between the years 2000 and 2999."))
+        validate_deadline_year(deadline)  # before comparing: year 1 in Taipei has no UTC time
         if self.instance.pk is None and deadline <= timezone.now():
             raise forms.ValidationError(_("The deadline must be in the future."))
         return deadline
@@ -100,12 +98,8 @@ class SubmissionForm(forms.Form):
 class TournamentSettingsForm(forms.ModelForm):
     """How the day runs: the organiser's choice, with the usual card-game defaults."""
 
-    rounds = forms.IntegerField(
-        label=_("Swiss rounds"),
-        required=False,
-        min_value=1,
-        max_value=20,
-        help_text=_("Empty: ⌈log2 n⌉ for n players."),
+    rounds = forms.IntegerField(  # its bounds are the model field's (events.models.SWISS_ROUNDS)
+        label=_("Swiss rounds"), required=False, help_text=_("Empty: ⌈log2 n⌉ for n players.")
     )
 
     class Meta:

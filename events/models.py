@@ -13,10 +13,13 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from decks.i18n import format_label
 from rules_check import DEFAULT_FORMAT
@@ -28,6 +31,18 @@ def new_token() -> str:
 
 def new_seed() -> int:
     return secrets.randbelow(2**31)
+
+
+def validate_deadline_year(value: datetime) -> None:
+    """Far-off years are typos, and year 1 in Taipei is year 0 in UTC: no datetime holds it."""
+    if not 2000 <= value.year <= 2999:
+        raise ValidationError(_("Enter a deadline between the years 2000 and 2999."))
+
+
+# The bounds of an event's settings, written once: forms and serializers inherit them.
+MATCH_POINTS = [MinValueValidator(0), MaxValueValidator(10)]
+SWISS_ROUNDS = [MinValueValidator(1), MaxValueValidator(20)]
+ROUND_MINUTES = [MinValueValidator(5), MaxValueValidator(240)]
 
 
 # When the players' lists become public on the event's page.
@@ -47,7 +62,7 @@ class Event(models.Model):
     organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="organised_events")
     name = models.CharField(max_length=100)
     format = models.CharField(max_length=20, default=DEFAULT_FORMAT)  # a name in formats.json
-    deadline = models.DateTimeField(help_text="Lists are taken until this moment.")
+    deadline = models.DateTimeField(help_text="Lists are taken until this moment.", validators=[validate_deadline_year])
     starts_on = models.DateField(null=True, blank=True)
     # Whoever holds the link can submit (after logging in): it is the invitation. A new token
     # shuts out an old link that went too far.
@@ -57,12 +72,12 @@ class Event(models.Model):
 
     # --- the tournament day (the printed rules say nothing of it: these are the usual defaults)
     best_of = models.PositiveSmallIntegerField(choices=[(1, "1"), (3, "3")], default=3)
-    win_points = models.PositiveSmallIntegerField(default=3)
-    draw_points = models.PositiveSmallIntegerField(default=1)
-    loss_points = models.PositiveSmallIntegerField(default=0)
+    win_points = models.PositiveSmallIntegerField(default=3, validators=MATCH_POINTS)
+    draw_points = models.PositiveSmallIntegerField(default=1, validators=MATCH_POINTS)
+    loss_points = models.PositiveSmallIntegerField(default=0, validators=MATCH_POINTS)
     # None: suggested from the player count, ⌈log2 n⌉ (Event.swiss_rounds).
-    rounds = models.PositiveSmallIntegerField(null=True, blank=True)
-    round_minutes = models.PositiveSmallIntegerField(default=50)
+    rounds = models.PositiveSmallIntegerField(null=True, blank=True, validators=SWISS_ROUNDS)
+    round_minutes = models.PositiveSmallIntegerField(default=50, validators=ROUND_MINUTES)
     top_cut = models.PositiveSmallIntegerField(choices=[(0, "0"), (4, "4"), (8, "8"), (16, "16")], default=0)
     lists_public = models.CharField(max_length=10, choices=LISTS_PUBLIC, default="after")
     checkin_open = models.BooleanField(default=False)

@@ -31,6 +31,29 @@ def closed_reason(event: Event, now: datetime | None = None) -> str | None:
     return _("The deadline has passed: lists can no longer be submitted or changed.")
 
 
+# What the players' lists were sent under: fixed once the organiser locks the event.
+LIST_SETTINGS = frozenset({"name", "format", "deadline", "starts_on"})
+
+
+@transaction.atomic
+def change_settings(event: Event, values: dict[str, Any]) -> Event:
+    """Change an event's settings under its row lock, with the model fields' bounds checked
+    (`full_clean`: `save()` runs no validator). The page and the API both write through here.
+    Once locked, the settings the lists were sent under stay as they were (EventClosed)."""
+    current = Event.objects.select_for_update().get(pk=event.pk)
+    if current.locked and LIST_SETTINGS & set(values):
+        raise EventClosed(closed_reason(current) or "")
+    for name, value in values.items():
+        setattr(current, name, value)
+    current.full_clean(
+        exclude=[f.name for f in Event._meta.fields if f.name not in values],
+        validate_unique=False,
+        validate_constraints=False,
+    )
+    current.save(update_fields=list(values))
+    return current
+
+
 @transaction.atomic
 def submit(event: Event, player: Any, player_name: str, text: str, deck: Any = None) -> Submission:
     """Save (or replace) a player's list. The event row is locked for the check, so a submission

@@ -11,6 +11,7 @@ from typing import Any, cast
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
+from django.db import models
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -23,12 +24,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from events import services
 from events import tournament_day as day
 from events.models import Event, Match, Player, Round
 from rules_check import FORMATS
 from rules_check.decklist import MAX_BYTES
+from tournament import TIEBREAKERS
 from webutil.fields import StrictBooleanField, StrictCharField
-from webutil.parsers import SafeJSONParser
 
 ERROR = OpenApiResponse(OpenApiTypes.OBJECT, description="{field: [messages]} or {detail: message}")
 MAX_ID = 2**63 - 1
@@ -48,25 +50,36 @@ def _refused(exc: day.TournamentError) -> ValidationError:
 # --- events ------------------------------------------------------------------------------------
 
 
-class EventInputSerializer(serializers.Serializer):
-    """An event's settings; a new event's deadline lies ahead (as on the events page)."""
+class EventInputSerializer(serializers.ModelSerializer):
+    """An event's settings, with the model fields' own bounds (events.models); a new event's
+    deadline lies ahead (as on the events page)."""
 
-    name = StrictCharField(max_length=100)
-    format = serializers.ChoiceField(choices=list(FORMATS))
-    deadline = serializers.DateTimeField()
-    rounds = serializers.IntegerField(min_value=1, max_value=20, required=False, allow_null=True)
-    best_of = serializers.ChoiceField(choices=[1, 3], required=False)
-    top_cut = serializers.ChoiceField(choices=[0, 4, 8, 16], required=False)
-    round_minutes = serializers.IntegerField(min_value=5, max_value=240, required=False)
-    win_points = serializers.IntegerField(min_value=0, max_value=10, required=False)
-    draw_points = serializers.IntegerField(min_value=0, max_value=10, required=False)
-    loss_points = serializers.IntegerField(min_value=0, max_value=10, required=False)
-    lists_public = serializers.ChoiceField(choices=["never", "top_cut", "after"], required=False)
-    checkin_open = StrictBooleanField(required=False)
+    # Text and booleans only where the model keeps them: 12 is not a name, 1 not a boolean.
+    serializer_field_mapping = {
+        **serializers.ModelSerializer.serializer_field_mapping,
+        models.CharField: StrictCharField,
+        models.BooleanField: StrictBooleanField,
+    }
+    format = serializers.ChoiceField(choices=list(FORMATS))  # formats are data, not model choices
+
+    class Meta:
+        model = Event
+        fields = [
+            "name",
+            "format",
+            "deadline",
+            "rounds",
+            "best_of",
+            "top_cut",
+            "round_minutes",
+            "win_points",
+            "draw_points",
+            "loss_points",
+            "lists_public",
+            "checkin_open",
+        ]
 
     def validate_deadline(self, value: datetime) -> datetime:
-        if not 2000 <= value.year <= 2999:
-            raise ValidationError(_("Enter a deadline between the years 2000 and 2999."))
         if self.instance is None and not self.partial and value <= timezone.now():
             raise ValidationError(_("The deadline must be in the future."))
         return value
@@ -110,7 +123,6 @@ def event_json(event: Event) -> dict[str, Any]:
 
 class EventListView(APIView):
     permission_classes = [IsAuthenticated]
-    parser_classes = [SafeJSONParser]
 
     @extend_schema(responses={200: EventOutputSerializer(many=True), 401: ERROR})
     def get(self, request: Request) -> Response:
@@ -127,7 +139,6 @@ class EventListView(APIView):
 
 class EventDetailView(APIView):
     permission_classes = [IsAuthenticated]
-    parser_classes = [SafeJSONParser]
 
     @extend_schema(responses={200: EventOutputSerializer, 401: ERROR, 404: ERROR})
     def get(self, request: Request, event_id: int) -> Response:
@@ -143,8 +154,10 @@ class EventDetailView(APIView):
             raise PermissionDenied(_("Only the organiser changes the event's settings."))
         payload = EventInputSerializer(data=request.data, partial=True)
         payload.is_valid(raise_exception=True)
-        Event.objects.filter(pk=event.pk).update(**payload.validated_data)
-        event.refresh_from_db()
+        try:
+            event = services.change_settings(event, payload.validated_data)
+        except services.EventClosed as exc:
+            raise ValidationError({"detail": [str(exc)]}) from None
         return Response(EventOutputSerializer(event_json(event)).data)
 
 
@@ -189,7 +202,6 @@ def player_json(player: Player) -> dict[str, Any]:
 
 class PlayerListView(APIView):
     permission_classes = [IsAuthenticated]
-    parser_classes = [SafeJSONParser]
 
     @extend_schema(responses={200: PlayerOutputSerializer(many=True), 401: ERROR, 404: ERROR})
     def get(self, request: Request, event_id: int) -> Response:
@@ -223,7 +235,6 @@ class PlayerListView(APIView):
 
 class PlayerDetailView(APIView):
     permission_classes = [IsAuthenticated]
-    parser_classes = [SafeJSONParser]
 
     @extend_schema(
         request=PlayerPatchSerializer, responses={200: PlayerOutputSerializer, 400: ERROR, 401: ERROR, 404: ERROR}
@@ -287,7 +298,6 @@ class RoundListView(APIView):
     """GET the rounds; POST pairs the next Swiss round."""
 
     permission_classes = [IsAuthenticated]
-    parser_classes = [SafeJSONParser]
 
     @extend_schema(responses={200: RoundOutputSerializer(many=True), 401: ERROR, 404: ERROR})
     def get(self, request: Request, event_id: int) -> Response:
@@ -310,7 +320,6 @@ class TopCutView(APIView):
     """GET the top-cut rounds; POST pairs its next round."""
 
     permission_classes = [IsAuthenticated]
-    parser_classes = [SafeJSONParser]
 
     @extend_schema(responses={200: RoundOutputSerializer(many=True), 401: ERROR, 404: ERROR})
     def get(self, request: Request, event_id: int) -> Response:
@@ -342,7 +351,6 @@ class ResultView(APIView):
     """An organiser's result (it stands), or a player's own report (it stands once both agree)."""
 
     permission_classes = [IsAuthenticated]
-    parser_classes = [SafeJSONParser]
 
     @extend_schema(
         request=ResultInputSerializer,
@@ -381,9 +389,12 @@ class StandingSerializer(serializers.Serializer):
     player = serializers.IntegerField()
     name = serializers.CharField()
     points = serializers.IntegerField()
-    omw = serializers.FloatField(help_text="Opponents' match-win %, 0–1, 4 places")
-    gw = serializers.FloatField(help_text="Game-win % (GWP), 0–1, 4 places")
-    ogw = serializers.FloatField(help_text="Opponents' game-win %, 0–1, 4 places")
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields: dict[str, serializers.Field] = super().get_fields()
+        for tiebreaker in TIEBREAKERS:  # one field each, in their order (tournament.TIEBREAKERS)
+            fields[tiebreaker.key] = serializers.FloatField(help_text=f"{tiebreaker.label}, 0–1, 4 places")
+        return fields
 
 
 class StandingsView(APIView):
@@ -399,10 +410,8 @@ class StandingsView(APIView):
                 "player": row.player,
                 "name": names[row.player],
                 "points": row.points,
-                "omw": round(float(row.omw), 4),
-                "gw": round(float(row.gwp), 4),
-                "ogw": round(float(row.ogw), 4),
             }
+            | {t.key: round(float(t.value(row)), 4) for t in TIEBREAKERS}
             for row in day.standings_of(event)
         ]
         return Response(StandingSerializer(rows, many=True).data)

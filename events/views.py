@@ -54,7 +54,7 @@ def detail(request: AuthedRequest, event_id: int) -> HttpResponse:
         if event.locked:
             return _closed(request, event, services.closed_reason(event))
         if form.is_valid():
-            form.save()
+            services.change_settings(event, {name: form.cleaned_data[name] for name in form.Meta.fields})
             messages.success(request, _("Event settings saved."))
             return redirect(event)
     rows = services.checked(event, list(event.submissions.for_table()))
