@@ -1,4 +1,4 @@
-"""Lighthouse on the main pages (issue #12): `make audit`.
+"""Lighthouse on the main pages: `make audit`.
 
     .venv/bin/python bench/audit.py
 

@@ -1,4 +1,4 @@
-""" "Buildable from my collection" at community scale (issue #17's goal: the filtered, sorted
+""" "Buildable from my collection" at community scale (goal: the filtered, sorted
 first page of public decks in under 200 ms p99 on PostgreSQL).
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/buildable.py

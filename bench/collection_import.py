@@ -1,4 +1,4 @@
-"""Time to import a 10,000-row collection CSV (issue #4's goal: a few seconds).
+"""Time to import a 10,000-row collection CSV (goal: a few seconds).
 
     .venv/bin/python bench/collection_import.py        (DATABASE_URL picks the database)
 

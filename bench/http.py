@@ -6,7 +6,7 @@ For each database: a fresh database is migrated and loaded, static files collect
 started with the production settings (DEBUG=0), then each endpoint gets a fixed number of
 requests from a small load generator (threads, one connection a request, as a sync worker
 serves; one client by default). Prints JSON: requests/s, p50 and p99 latency per endpoint, and the card-list API's
-requests/s as a share of the bare view's (the floor). Goals (issue #8): the card-list API at
+requests/s as a share of the bare view's (the floor). Goals: the card-list API at
 least 60% of the floor; every endpoint's p99 under 50 ms. PostgreSQL is skipped (and said so)
 when it cannot be reached.
 """
@@ -16,7 +16,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-# This file is called http.py (as issue #8 names it): the project, not bench/, goes first on
+# This file is called http.py: the project, not bench/, goes first on
 # the path, so that the standard library's http package is the one imported.
 sys.path[0] = str(Path(__file__).resolve().parent.parent)
 

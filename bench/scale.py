@@ -1,4 +1,4 @@
-"""The site at community scale on PostgreSQL (issue #15): `make bench-scale`.
+"""The site at community scale on PostgreSQL: `make bench-scale`.
 
     .venv/bin/python bench/scale.py [--requests 1000] [--again [--only TEXT]]
 

@@ -3,11 +3,11 @@
     .venv/bin/python bench/search.py          (DATABASE_URL picks the database; run it for both)
 
 Each query runs as the card list does (filter, count, first page of 50) against a throw-away
-test database. Prints JSON: median and worst milliseconds per query. Goals (issue #6): under
+test database. Prints JSON: median and worst milliseconds per query. Goals: under
 20 ms per query at the real size, under 100 ms at 50,000 cards. Synthetic cards carry skills
 text made of the real texts' characters (40 to 120 of them), since a text search spends its
 time there. At 50,000 cards the queries run twice: scanning the text (`text_scan`, as before
-the gram index) and through the indexed grams (catalog.models.TextGram); goal (issue #15): the
+the gram index) and through the indexed grams (catalog.models.TextGram); goal: the
 slowest query's median through the grams at most a third of the scan's.
 """
 

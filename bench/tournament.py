@@ -1,4 +1,4 @@
-"""The tournament day at 512 players (issue #16's goals: one round paired in under 2 s; the
+"""The tournament day at 512 players (goal: one round paired in under 2 s; the
 standings page after 9 rounds in a fixed number of queries).
 
     .venv/bin/python bench/tournament.py        (DATABASE_URL picks the database)

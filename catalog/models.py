@@ -182,7 +182,7 @@ class Card(models.Model):
 
     @property
     def rarity_display(self) -> str | None:
-        """As the card prints it: 銀★★★. None when the seed does not give it."""
+        """As the card prints it: 銀★★★. None when the printed tables do not give it."""
         if self.tier is None or self.stars is None:
             return None
         return f"{Tier(self.tier).label}{'★' * self.stars}"

@@ -1,6 +1,6 @@
 """The game's vocabulary: glossary slugs with their printed (Traditional) and English labels.
 
-The slugs are what the database, the API and the tests use (../shared/GLOSSARY.md). The printed
+The slugs are the game glossary's: what the database, the API and the tests use. The printed
 label is game data, shown as the card prints it; Simplified is derived with opencc when shown.
 """
 

@@ -1,5 +1,5 @@
-"""How a deck draws, by this game's rules (seed 000; GLOSSARY "Drawing"). Pure Python, stdlib
-only, like rules_check: plain numbers in, exact probabilities out.
+"""How a deck draws, by the printed rules quoted below (the glossary's "Drawing"). Pure Python,
+stdlib only, like rules_check: plain numbers in, exact probabilities out.
 
 - The starting hand is 5 cards (起始手牌為5張).
 - Once per game a player may 調度: set aside any number of hand cards, refill the hand to 5 from

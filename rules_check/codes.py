@@ -1,7 +1,7 @@
 """Card codes as players type them, reduced to the printed form.
 
 `YXJQ-003`, `yxjq3`, `YXJQ 003` are one code; the supplementary series prints `五道·001` and
-accepts `WD-001` and `wd1`; the seed's typo `YCWJ-,001` reads as `YCWJ-001`.
+accepts `WD-001` and `wd1`; the printed table's typo `YCWJ-,001` reads as `YCWJ-001`.
 """
 
 from __future__ import annotations

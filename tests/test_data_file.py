@@ -1,4 +1,4 @@
-"""The versioned card data file against the glossary's rules and the seed's facts."""
+"""The versioned card data file against the glossary's rules and the printed tables' facts."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The pages' layout as issue #12 asks: what a player needs first is where they look first."""
+"""The pages' layout: what a player needs first is where they look first."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """One look for every page: colours, type sizes and spacing come from the variables set once at
-the top of site.css (issue #12), not picked rule by rule."""
+the top of site.css, not picked rule by rule."""
 
 from __future__ import annotations
 

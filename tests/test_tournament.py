@@ -1,5 +1,5 @@
 """Swiss pairings, standings and the top cut (the pure `tournament` package), against the rules
-of issue #16 and tables worked out by hand."""
+of the README's "Running an event" and tables worked out by hand."""
 
 from __future__ import annotations
 
