@@ -1,0 +1,14 @@
+"""The API's URLs for proposed card facts and the curators' review (under /api/, namespace `api`)."""
+
+from django.urls import path
+
+from contributions import api as contributions_api
+
+urlpatterns = [
+    path("cards/<str:code>/proposals/", contributions_api.CardProposalsView.as_view(), name="card-proposals"),
+    path("proposals/", contributions_api.ProposalListView.as_view(), name="proposal-list"),
+    path("proposals/<int:proposal_id>/", contributions_api.ProposalDetailView.as_view(), name="proposal-detail"),
+    path("proposals/<int:proposal_id>/photos/", contributions_api.ProposalPhotoView.as_view(), name="proposal-photos"),
+    path("proposals/<int:proposal_id>/approve/", contributions_api.ApproveView.as_view(), name="proposal-approve"),
+    path("proposals/<int:proposal_id>/reject/", contributions_api.RejectView.as_view(), name="proposal-reject"),
+]

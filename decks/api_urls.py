@@ -1,0 +1,16 @@
+"""The API's URLs for the checker and saved decks (under /api/, namespace `api`)."""
+
+from django.urls import path
+
+from decks import check_api, deck_api
+
+urlpatterns = [
+    path("legality/", check_api.LegalityView.as_view(), name="legality"),
+    path("decks/", deck_api.DeckListView.as_view(), name="deck-list"),
+    path("decks/<int:deck_id>/", deck_api.DeckDetailView.as_view(), name="deck-detail"),
+    path("decks/<int:deck_id>/legality/", deck_api.DeckLegalityView.as_view(), name="deck-legality"),
+    path("decks/<int:deck_id>/missing/", deck_api.DeckMissingView.as_view(), name="deck-missing"),
+    path("decks/<int:deck_id>/export/", deck_api.DeckExportView.as_view(), name="deck-export"),
+    path("decks/<int:deck_id>/odds/", deck_api.DeckOddsView.as_view(), name="deck-odds"),
+    path("decks/compare/", deck_api.DeckCompareView.as_view(), name="deck-compare"),
+]

@@ -1,0 +1,24 @@
+"""The API's URLs for events and the tournament day (under /api/, namespace `api`)."""
+
+from django.urls import path
+
+from events import tournament_api
+
+urlpatterns = [
+    path("events/", tournament_api.EventListView.as_view(), name="event-list"),
+    path("events/<int:event_id>/", tournament_api.EventDetailView.as_view(), name="event-detail"),
+    path("events/<int:event_id>/players/", tournament_api.PlayerListView.as_view(), name="event-players"),
+    path(
+        "events/<int:event_id>/players/<int:player_id>/",
+        tournament_api.PlayerDetailView.as_view(),
+        name="event-player",
+    ),
+    path("events/<int:event_id>/rounds/", tournament_api.RoundListView.as_view(), name="event-rounds"),
+    path(
+        "events/<int:event_id>/rounds/<int:number>/results/",
+        tournament_api.ResultView.as_view(),
+        name="event-results",
+    ),
+    path("events/<int:event_id>/standings/", tournament_api.StandingsView.as_view(), name="event-standings"),
+    path("events/<int:event_id>/top-cut/", tournament_api.TopCutView.as_view(), name="event-top-cut"),
+]
