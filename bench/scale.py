@@ -354,9 +354,9 @@ class Endpoint:
 
 def endpoints(port: int) -> list[Endpoint]:
     """Every main page and API endpoint, on data the reader can see."""
-    from decks.deck_views import DECKS_PER_PAGE, MAX_DECK_PAGE
     from decks.models import Deck
     from decks.services import deck_text
+    from decks.views.decks import DECKS_PER_PAGE, MAX_DECK_PAGE
     from events.models import Event
 
     reader = READER

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import generics, serializers
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -213,6 +213,15 @@ ERRORS = {
 }
 
 
+def refuse_blank_numbers(request: Request) -> None:
+    """A number or a choice given empty (`?cost=`, `?kind=`, `?sort=`) is a 400, as the schema
+    says what it holds: a filter left empty is left out of the query, not sent blank. Free text
+    (`q`, `affiliation`) may be empty."""
+    blank = [name for name in _NOT_BLANK if "" in request.query_params.getlist(name)]
+    if blank:
+        raise ValidationError({name: [_("A value is needed.")] for name in blank})
+
+
 # The catalogue's filters, documented precisely (also used by /api/collection/).
 CARD_FILTER_PARAMETERS = [
     _text("q", "Search: names in either script, pinyin (liubei, lb), codes (yxjq3, WD-001), skills text"),
@@ -233,6 +242,10 @@ CARD_FILTER_PARAMETERS = [
 ]
 
 
+# Every documented parameter but free text, and the ordering django-filter adds (`sort`).
+_NOT_BLANK = [p.name for p in CARD_FILTER_PARAMETERS if p.type.get("type") != "string"] + ["sort"]
+
+
 class CardListView(CatalogueCacheMixin, generics.ListAPIView):
     """The catalogue, filtered like the card list page; search with `q`."""
 
@@ -247,6 +260,7 @@ class CardListView(CatalogueCacheMixin, generics.ListAPIView):
         responses={200: CardOutputSerializer(many=True), **ERRORS},
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Any:
+        refuse_blank_numbers(request)
         return super().get(request, *args, **kwargs)
 
     def get_queryset(self) -> QuerySet[Card]:

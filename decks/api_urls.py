@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from decks import check_api, deck_api
+from decks.api import checker as check_api
+from decks.api import decks as deck_api
 
 urlpatterns = [
     path("legality/", check_api.LegalityView.as_view(), name="legality"),

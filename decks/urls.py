@@ -1,6 +1,7 @@
 from django.urls import path
 
-from decks import check_views, deck_views
+from decks.views import checker as check_views
+from decks.views import decks as deck_views
 
 app_name = "decks"
 urlpatterns = [

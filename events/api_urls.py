@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from events import tournament_api
+from events import api as tournament_api
 
 urlpatterns = [
     path("events/", tournament_api.EventListView.as_view(), name="event-list"),

@@ -1,6 +1,7 @@
 from django.urls import path
 
-from events import day_views, views
+from events.views import day as day_views
+from events.views import lists as views
 
 app_name = "events"
 urlpatterns = [

@@ -129,3 +129,11 @@ def test_schema_and_docs_are_served_without_a_cdn(client: Client) -> None:
 
 def test_writes_are_not_allowed(client: Client) -> None:
     assert client.post("/api/cards/", {}).status_code in (403, 405)
+
+
+@pytest.mark.parametrize("query", ["cost=", "kind=", "sort=", "stars=&q=x", "set=YXJQ&set="])
+def test_a_blank_number_or_choice_is_refused_free_text_is_not(client: Client, query: str) -> None:
+    response = client.get(f"/api/cards/?{query}")
+    assert response.status_code == 400
+    assert set(response.json()) <= {"cost", "kind", "sort", "stars", "set"}
+    assert client.get("/api/cards/?q=&affiliation=").status_code == 200

@@ -25,8 +25,8 @@ api_patterns = [
 
 # Who owns each page prefix:
 #   /cards/ /sets/            catalog (card list and card pages composed by collection)
-#   /check/                   decks: the checker (check_views, check_api)
-#   /decks/                   decks: saved decks (deck_views, deck_api)
+#   /check/                   decks: the checker (views/checker, api/checker)
+#   /decks/                   decks: saved decks (views/decks, api/decks)
 #   /collection/ /share/      collection
 #   /contributions/ /review/ /cards/<code>/propose/   contributions
 #   /events/ /e/              events

@@ -23,7 +23,7 @@ from rest_framework.views import APIView
 
 from decks import compare as deck_compare
 from decks import deckcode, draw_odds, intake, services
-from decks.check_api import VerdictOutputSerializer
+from decks.api.checker import VerdictOutputSerializer
 from decks.data import DeckData
 from decks.filters import COLLECTION_SORTS, ordering
 from decks.forms import clean_tags

@@ -15,10 +15,11 @@ from decks import batch
 from decks.forms import BatchCheckForm
 from decks.i18n import pick
 from decks.sheets import sheet_for_list
-from events import day_views, services
+from events import services
 from events import tournament_day as day
 from events.forms import EventForm, SubmissionForm
 from events.models import Event, Submission, new_token
+from events.views import day as day_views
 from rules_check import DeckListError
 from webutil.confirm import unless_confirmed
 from webutil.requests import AuthedRequest, HtmxHttpRequest

@@ -1,0 +1,1 @@
+"""The decks app's API by role: the checker (checker) and saved decks (decks)."""
