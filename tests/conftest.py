@@ -18,7 +18,7 @@ PASSWORD = "correct-horse-battery-staple"
 
 
 @pytest.fixture(scope="session", autouse=True)
-def fast_password_hashing():  # type: ignore[no-untyped-def]
+def fast_password_hashing():
     # Real password hashing costs a third of a second a user, by design; tests make hundreds.
     from django.test import override_settings
 
@@ -27,7 +27,7 @@ def fast_password_hashing():  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture(autouse=True)
-def empty_cache():  # type: ignore[no-untyped-def]
+def empty_cache():
     # Cached answers and throttle counts belong to one test: the database rolls back, so must they.
     from django.core.cache import caches
 
@@ -39,47 +39,47 @@ def empty_cache():  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture(scope="session")
-def django_db_setup(django_db_setup, django_db_blocker):  # type: ignore[no-untyped-def]
+def django_db_setup(django_db_setup, django_db_blocker):
     # The real catalogue, loaded once: every test sees every card inside its own transaction.
     with django_db_blocker.unblock():
         load_catalog()
 
 
 @pytest.fixture
-def alice(db):  # type: ignore[no-untyped-def]
+def alice(db):
     return get_user_model().objects.create_user("alice", "alice@example.org", PASSWORD)
 
 
 @pytest.fixture
-def bob(db):  # type: ignore[no-untyped-def]
+def bob(db):
     return get_user_model().objects.create_user("bob", "bob@example.org", PASSWORD)
 
 
 @pytest.fixture
-def charlie(db):  # type: ignore[no-untyped-def]
+def charlie(db):
     return get_user_model().objects.create_user("charlie", "charlie@example.org", PASSWORD, is_staff=True)
 
 
-def logged_in(user) -> Client:  # type: ignore[no-untyped-def]
+def logged_in(user) -> Client:
     client = Client()
     client.force_login(user)
     return client
 
 
 @pytest.fixture
-def alice_client(alice) -> Client:  # type: ignore[no-untyped-def]
+def alice_client(alice) -> Client:
     return logged_in(alice)
 
 
 @pytest.fixture
-def bob_client(bob) -> Client:  # type: ignore[no-untyped-def]
+def bob_client(bob) -> Client:
     return logged_in(bob)
 
 
-def pytest_collection_modifyitems(config, items):  # type: ignore[no-untyped-def]
+def pytest_collection_modifyitems(config, items):
     # Tests on a live server or with real transactions end by emptying every table, the loaded
     # catalogue included: run them last so that the other tests keep the session's catalogue.
-    def flushes(item) -> bool:  # type: ignore[no-untyped-def]
+    def flushes(item) -> bool:
         return bool({"transactional_db", "live_server"} & set(getattr(item, "fixturenames", ())))
 
     items.sort(key=flushes)
@@ -95,7 +95,7 @@ def pytest_collection_modifyitems(config, items):  # type: ignore[no-untyped-def
 
 
 @pytest.fixture
-def english(settings):  # type: ignore[no-untyped-def]
+def english(settings):
     """Pages, API answers and messages in English, for tests that read English words."""
     from django.utils import translation
 
@@ -105,12 +105,12 @@ def english(settings):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def charlie_client(charlie) -> Client:  # type: ignore[no-untyped-def]
+def charlie_client(charlie) -> Client:
     return logged_in(charlie)
 
 
 @pytest.fixture
-def media_root(settings, tmp_path):  # type: ignore[no-untyped-def]
+def media_root(settings, tmp_path):
     """Uploaded files go to a fresh directory of this test's own, never into the checkout."""
     settings.MEDIA_ROOT = tmp_path / "media"
     settings.MEDIA_ROOT.mkdir()
@@ -118,7 +118,7 @@ def media_root(settings, tmp_path):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture(scope="module")
-def browser():  # type: ignore[no-untyped-def]
+def browser():
     """Debian's chromium, driven by Playwright (the browser tests skip when it is missing)."""
     from playwright.sync_api import sync_playwright
 
@@ -139,7 +139,7 @@ def browser():  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def site(live_server) -> str:  # type: ignore[no-untyped-def]
+def site(live_server) -> str:
     from catalog.loading import load_catalog
 
     load_catalog()  # the live server's database starts empty after an earlier live test
@@ -147,7 +147,7 @@ def site(live_server) -> str:  # type: ignore[no-untyped-def]
 
 
 @pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item, call):  # type: ignore[no-untyped-def]
+def pytest_runtest_makereport(item, call):
     """In CI (CI=true), a browser, cluster or object-storage test that skips is a failure: CI has
     every service they need, and a silent skip would hide that they no longer run."""
     outcome = yield

@@ -29,14 +29,14 @@ def test_sign_up_logs_the_new_user_in(client: Client) -> None:
         {"username": "x\x00", "password1": PASSWORD, "password2": PASSWORD},
     ],
 )
-def test_bad_sign_ups_are_400_with_a_message(client: Client, alice, data: dict) -> None:  # type: ignore[no-untyped-def]
+def test_bad_sign_ups_are_400_with_a_message(client: Client, alice, data: dict) -> None:
     response = client.post("/accounts/signup/", data)
     assert response.status_code == 400
     assert 'class="errorlist' in response.content.decode()
     assert get_user_model().objects.count() == 1
 
 
-def test_log_in_and_out(client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_log_in_and_out(client: Client, alice) -> None:
     assert client.get("/collection/").status_code == 302
     response = client.post("/accounts/login/", {"username": "alice", "password": PASSWORD, "next": "/collection/"})
     assert response.status_code == 302 and response["Location"] == "/collection/"
@@ -45,13 +45,13 @@ def test_log_in_and_out(client: Client, alice) -> None:  # type: ignore[no-untyp
     assert client.get("/collection/").status_code == 302
 
 
-def test_wrong_password_is_refused(client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_wrong_password_is_refused(client: Client, alice) -> None:
     response = client.post("/accounts/login/", {"username": "alice", "password": "wrong"})
     assert response.status_code == 400 and "error-box" in response.content.decode()
     assert "_auth_user_id" not in client.session
 
 
-def test_change_password(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_change_password(alice_client: Client, alice) -> None:
     new = PASSWORD + "-2"
     response = alice_client.post(
         "/accounts/password/", {"old_password": PASSWORD, "new_password1": new, "new_password2": new}
@@ -61,7 +61,7 @@ def test_change_password(alice_client: Client, alice) -> None:  # type: ignore[n
     assert alice.check_password(new)
 
 
-def test_make_use_and_revoke_an_api_token(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_make_use_and_revoke_an_api_token(alice_client: Client, alice) -> None:
     assert alice_client.post("/accounts/token/").status_code == 302
     key = Token.objects.get(user=alice).key
     assert key in alice_client.get("/accounts/").content.decode()
@@ -73,7 +73,7 @@ def test_make_use_and_revoke_an_api_token(alice_client: Client, alice) -> None: 
     assert not Token.objects.filter(user=alice).exists()
 
 
-def test_account_writes_need_post_and_csrf(alice) -> None:  # type: ignore[no-untyped-def]
+def test_account_writes_need_post_and_csrf(alice) -> None:
     client = Client(enforce_csrf_checks=True)
     client.force_login(alice)
     assert client.get("/accounts/token/").status_code == 405

@@ -28,11 +28,11 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def login(client: Client, password: str, username: str = "alice", **extra: str):  # type: ignore[no-untyped-def]
+def login(client: Client, password: str, username: str = "alice", **extra: str):
     return client.post("/accounts/login/", {"username": username, "password": password}, **extra)
 
 
-def test_failed_log_ins_are_throttled_per_account_even_for_the_right_password(client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_failed_log_ins_are_throttled_per_account_even_for_the_right_password(client: Client, alice) -> None:
     statuses = [login(client, "wrong").status_code for _ in range(10)]
     assert statuses == [400] * 10
     refused = login(client, PASSWORD)
@@ -43,20 +43,20 @@ def test_failed_log_ins_are_throttled_per_account_even_for_the_right_password(cl
     assert login(Client(REMOTE_ADDR="10.9.9.9"), PASSWORD).status_code == 429
 
 
-def test_failed_log_ins_are_throttled_per_address_across_accounts(client: Client, alice, bob) -> None:  # type: ignore[no-untyped-def]
+def test_failed_log_ins_are_throttled_per_address_across_accounts(client: Client, alice, bob) -> None:
     for i in range(30):
         login(client, "wrong", username=f"nobody{i}")
     assert login(client, PASSWORD, username="bob").status_code == 429
     assert login(Client(REMOTE_ADDR="10.1.1.1"), PASSWORD, username="bob").status_code == 302
 
 
-def test_a_spoofed_forwarded_for_header_gives_no_fresh_budget(client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_a_spoofed_forwarded_for_header_gives_no_fresh_budget(client: Client, alice) -> None:
     for i in range(30):
         login(client, "wrong", username=f"nobody{i}", HTTP_X_FORWARDED_FOR=f"203.0.113.{i}")
     assert login(client, PASSWORD, HTTP_X_FORWARDED_FOR="203.0.113.250").status_code == 429
 
 
-def test_the_admin_log_in_is_throttled_too(client: Client, charlie) -> None:  # type: ignore[no-untyped-def]
+def test_the_admin_log_in_is_throttled_too(client: Client, charlie) -> None:
     for _ in range(10):
         client.post("/admin/login/", {"username": "charlie", "password": "wrong"})
     response = client.post("/admin/login/", {"username": "charlie", "password": PASSWORD})
@@ -71,7 +71,7 @@ def test_sign_up_is_throttled_per_address(client: Client) -> None:
     assert not get_user_model().objects.filter(username="late").exists()
 
 
-def test_a_forgotten_password_is_reset_through_an_emailed_link(client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_a_forgotten_password_is_reset_through_an_emailed_link(client: Client, alice) -> None:
     response = client.post("/accounts/password/reset/", {"email": "alice@example.org"})
     assert response.status_code == 302 and len(mail.outbox) == 1
     link = re.search(r"https?://[^/]+(/accounts/password/reset/[^\s]+/)", mail.outbox[0].body).group(1)
@@ -92,7 +92,7 @@ def test_a_reset_for_an_unknown_address_looks_the_same(client: Client) -> None:
     assert response.status_code == 302 and mail.outbox == []
 
 
-def test_resets_are_throttled_per_email_address(client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_resets_are_throttled_per_email_address(client: Client, alice) -> None:
     for i in range(3):
         Client(REMOTE_ADDR=f"10.0.0.{i}").post("/accounts/password/reset/", {"email": "alice@example.org"})
     response = client.post("/accounts/password/reset/", {"email": "alice@example.org"})
@@ -100,7 +100,7 @@ def test_resets_are_throttled_per_email_address(client: Client, alice) -> None: 
     assert len(mail.outbox) == 3
 
 
-def test_deleting_my_account_takes_everything_of_mine(alice_client: Client, alice, bob) -> None:  # type: ignore[no-untyped-def]
+def test_deleting_my_account_takes_everything_of_mine(alice_client: Client, alice, bob) -> None:
     own(alice, YXJQ_003=5)
     make_deck(alice, public=True)
     Token.objects.create(user=alice)
@@ -121,7 +121,7 @@ def test_deleting_my_account_takes_everything_of_mine(alice_client: Client, alic
     assert "_auth_user_id" not in alice_client.session
 
 
-def test_events_can_be_handed_over_when_deleting(alice_client: Client, alice, bob) -> None:  # type: ignore[no-untyped-def]
+def test_events_can_be_handed_over_when_deleting(alice_client: Client, alice, bob) -> None:
     Event.objects.create(organiser=alice, name="我的賽", deadline=timezone.now() + timedelta(days=1))
     unknown = alice_client.post(
         "/accounts/delete/", {"password": PASSWORD, "events": "hand_over", "new_organiser": "zed"}

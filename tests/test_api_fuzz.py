@@ -29,20 +29,20 @@ schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
 
 
 @pytest.fixture(autouse=True)
-def no_throttling(monkeypatch):  # type: ignore[no-untyped-def]
+def no_throttling(monkeypatch):
     # Hundreds of requests a minute are the fuzzer's job; throttling is tested on its own.
     monkeypatch.setattr(APIView, "throttle_classes", [])
 
 
 @pytest.fixture
-def token(alice) -> str:  # type: ignore[no-untyped-def]
+def token(alice) -> str:
 
     change_counts(alice, Card.objects.get(code="YXJQ-003"), add=2)  # something to list
     return Token.objects.create(user=alice).key
 
 
 @pytest.fixture(autouse=True)
-def keep_the_test_connection_open():  # type: ignore[no-untyped-def]
+def keep_the_test_connection_open():
     # Django closes the database connection when a request ends; inside a test that connection
     # holds the test's transaction. Django's test client unhooks this, and so must we when
     # schemathesis calls the WSGI application directly (PostgreSQL would see it closed).
@@ -62,7 +62,7 @@ def _headers(token: str) -> dict[str, str]:
 @pytest.mark.django_db
 @schema.parametrize()
 @settings(max_examples=30, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
-def test_api_operations(case, token: str) -> None:  # type: ignore[no-untyped-def]
+def test_api_operations(case, token: str) -> None:
     excluded = []
     if case.operation.path == "/api/legality/" or case.method in ("POST", "PUT", "PATCH"):
         # Rules across fields are not expressible in the schema (legality: a `list`, or
@@ -101,11 +101,11 @@ def test_api_workflows(token: str) -> None:
     documented."""
     base = schema.as_state_machine()
 
-    class Workflow(base):  # type: ignore[misc,valid-type]
-        def get_call_kwargs(self, case):  # type: ignore[no-untyped-def]
+    class Workflow(base):
+        def get_call_kwargs(self, case):
             return {"headers": _headers(token)}
 
-        def validate_response(self, response, case, additional_checks=None, **kwargs):  # type: ignore[no-untyped-def]
+        def validate_response(self, response, case, additional_checks=None, **kwargs):
             # Cross-field rules (see above) rightly refuse some generated bodies with a 400. Who may
             # call what is the authorization table's test; here the chained calls keep the test
             # client's cookies, which the auth check would take for ignored credentials.
@@ -147,7 +147,7 @@ def _bodies() -> list[tuple[str, str, str, Any]]:
 
 
 @pytest.mark.django_db
-def test_hostile_shapes_in_every_json_field_are_refused_not_500(token: str, alice) -> None:  # type: ignore[no-untyped-def]
+def test_hostile_shapes_in_every_json_field_are_refused_not_500(token: str, alice) -> None:
     from django.test import Client
 
     from tests.deck_helpers import make_deck

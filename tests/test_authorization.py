@@ -181,7 +181,7 @@ ROUTES = [
 
 
 @pytest.fixture
-def world(alice, bob, charlie, media_root):  # type: ignore[no-untyped-def]
+def world(alice, bob, charlie, media_root):
     own(alice, YXJQ_003=5, WJ_001=(1, 1))
     deck = make_deck(alice, name=SECRET)
     change = CollectionChange.objects.filter(user=alice).first()
@@ -206,7 +206,7 @@ def world(alice, bob, charlie, media_root):  # type: ignore[no-untyped-def]
     }
 
 
-def call(client: Client, route: Route, world: dict[str, int]):  # type: ignore[no-untyped-def]
+def call(client: Client, route: Route, world: dict[str, int]):
     url = route.url.format(**world)
     if route.json:
         return getattr(client, route.method)(url, json.dumps(route.data), content_type="application/json")
@@ -219,7 +219,7 @@ def call(client: Client, route: Route, world: dict[str, int]):  # type: ignore[n
 @pytest.mark.parametrize(
     "route", ROUTES, ids=lambda r: f"{r.method} {r.url}{' confirmed' if r.data and r.data.get('confirm') else ''}"
 )
-def test_anonymous(route: Route, world, client: Client) -> None:  # type: ignore[no-untyped-def]
+def test_anonymous(route: Route, world, client: Client) -> None:
     response = call(client, route, world)
     assert response.status_code in route.anonymous, response.status_code
     if response.status_code == 302:
@@ -230,7 +230,7 @@ def test_anonymous(route: Route, world, client: Client) -> None:  # type: ignore
 @pytest.mark.parametrize(
     "route", ROUTES, ids=lambda r: f"{r.method} {r.url}{' confirmed' if r.data and r.data.get('confirm') else ''}"
 )
-def test_another_user(route: Route, world, bob_client: Client) -> None:  # type: ignore[no-untyped-def]
+def test_another_user(route: Route, world, bob_client: Client) -> None:
     response = call(bob_client, route, world)
     assert response.status_code in route.other, response.status_code
     body = response.content.decode("utf-8-sig", "replace")
@@ -242,6 +242,6 @@ def test_another_user(route: Route, world, bob_client: Client) -> None:  # type:
 @pytest.mark.parametrize(
     "route", ROUTES, ids=lambda r: f"{r.method} {r.url}{' confirmed' if r.data and r.data.get('confirm') else ''}"
 )
-def test_the_owner(route: Route, world, alice_client: Client) -> None:  # type: ignore[no-untyped-def]
+def test_the_owner(route: Route, world, alice_client: Client) -> None:
     response = call(alice_client, route, world)
     assert response.status_code == route.owner, (response.status_code, response.content[:300])

@@ -23,7 +23,7 @@ pytestmark = [
 
 
 @pytest.fixture
-def page(browser):  # type: ignore[no-untyped-def]
+def page(browser):
     context = browser.new_context(viewport=DESKTOP, locale="zh-TW")
     page = context.new_page()
     problems: list[str] = []
@@ -35,14 +35,14 @@ def page(browser):  # type: ignore[no-untyped-def]
     assert problems == [], problems
 
 
-def shoot(page, name: str) -> None:  # type: ignore[no-untyped-def]
+def shoot(page, name: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
         page.set_viewport_size(size)
         page.screenshot(path=str(ARTIFACTS / f"{name}-{label}.png"), full_page=True)
 
 
-def test_browse_filter_and_search_the_catalogue_without_reloads(site: str, page) -> None:  # type: ignore[no-untyped-def]
+def test_browse_filter_and_search_the_catalogue_without_reloads(site: str, page) -> None:
     page.goto(f"{site}/cards/")
     assert page.locator("table.cards tbody tr").count() == 60
     shoot(page, "card-list")
@@ -57,7 +57,7 @@ def test_browse_filter_and_search_the_catalogue_without_reloads(site: str, page)
     assert page.locator("table.cards tbody tr").count() == 4
 
 
-def test_open_a_card(site: str, page) -> None:  # type: ignore[no-untyped-def]
+def test_open_a_card(site: str, page) -> None:
     page.goto(f"{site}/cards/?q=新兵")
     page.click("table.cards tbody tr:first-child a")
     page.wait_for_url("**/cards/YXJQ-003/")
@@ -67,7 +67,7 @@ def test_open_a_card(site: str, page) -> None:  # type: ignore[no-untyped-def]
     shoot(page, "set-detail")
 
 
-def test_paste_a_list_into_the_checker_and_see_the_verdict_live(site: str, page) -> None:  # type: ignore[no-untyped-def]
+def test_paste_a_list_into_the_checker_and_see_the_verdict_live(site: str, page) -> None:
     page.goto(f"{site}/check/")
     page.fill("#id_list", "武將: 劉備\n3 新兵\n4 酒")
     page.wait_for_selector(".verdict.illegal")
@@ -77,7 +77,7 @@ def test_paste_a_list_into_the_checker_and_see_the_verdict_live(site: str, page)
     shoot(page, "check-deck")
 
 
-def test_the_checker_works_without_javascript(browser, site: str) -> None:  # type: ignore[no-untyped-def]
+def test_the_checker_works_without_javascript(browser, site: str) -> None:
     context = browser.new_context(java_script_enabled=False, viewport=PHONE)
     page = context.new_page()
     page.goto(f"{site}/check/")
@@ -101,7 +101,7 @@ def test_the_checker_works_without_javascript(browser, site: str) -> None:  # ty
         "/cards/syntax/",
     ],
 )
-def test_main_pages_fit_a_phone_screen(site: str, page, path: str) -> None:  # type: ignore[no-untyped-def]
+def test_main_pages_fit_a_phone_screen(site: str, page, path: str) -> None:
     page.set_viewport_size(PHONE)
     page.goto(f"{site}{path}")
     # nothing wider than the screen: no sideways scrolling of the whole page on a phone
@@ -114,7 +114,7 @@ def test_main_pages_fit_a_phone_screen(site: str, page, path: str) -> None:  # t
         shoot(page, "general")
 
 
-def test_sign_up_and_count_cards_without_reloads(site: str, page) -> None:  # type: ignore[no-untyped-def]
+def test_sign_up_and_count_cards_without_reloads(site: str, page) -> None:
     page.goto(f"{site}/accounts/signup/")
     page.fill("#id_username", "browser-user")
     page.fill("#id_password1", "a-long-browser-password-42")
@@ -145,7 +145,7 @@ def test_sign_up_and_count_cards_without_reloads(site: str, page) -> None:  # ty
     shoot(page, "completion")
 
 
-def test_build_a_deck_until_legal_export_it_and_check_it(site: str, browser) -> None:  # type: ignore[no-untyped-def]
+def test_build_a_deck_until_legal_export_it_and_check_it(site: str, browser) -> None:
     from django.contrib.auth import get_user_model
 
     from tests.deck_helpers import LEGAL_MAIN
@@ -191,7 +191,7 @@ def test_build_a_deck_until_legal_export_it_and_check_it(site: str, browser) -> 
     context.close()
 
 
-def log_in(browser, site: str, username: str, viewport: dict[str, int] = DESKTOP):  # type: ignore[no-untyped-def]
+def log_in(browser, site: str, username: str, viewport: dict[str, int] = DESKTOP):
     from django.contrib.auth import get_user_model
 
     password = f"a-long-{username}-password-9"
@@ -206,7 +206,7 @@ def log_in(browser, site: str, username: str, viewport: dict[str, int] = DESKTOP
     return context, page
 
 
-def test_an_event_from_its_link_to_the_printed_sheets(site: str, browser) -> None:  # type: ignore[no-untyped-def]
+def test_an_event_from_its_link_to_the_printed_sheets(site: str, browser) -> None:
     from datetime import timedelta
 
     from django.contrib.auth import get_user_model
@@ -249,7 +249,7 @@ def test_an_event_from_its_link_to_the_printed_sheets(site: str, browser) -> Non
     organiser.close()
 
 
-def test_a_card_picture_shows_and_a_missing_one_falls_back_to_the_face(site: str, browser, media_root) -> None:  # type: ignore[no-untyped-def]
+def test_a_card_picture_shows_and_a_missing_one_falls_back_to_the_face(site: str, browser, media_root) -> None:
     import io
 
     from catalog import images
@@ -278,7 +278,7 @@ def test_a_card_picture_shows_and_a_missing_one_falls_back_to_the_face(site: str
     context.close()
 
 
-def test_a_tournament_day_on_phones(site: str, browser) -> None:  # type: ignore[no-untyped-def]
+def test_a_tournament_day_on_phones(site: str, browser) -> None:
     """Eight players check in and report from their phones, three Swiss rounds (a disagreement
     settled by the organiser), a top 4, and the public results page."""
     from datetime import timedelta
@@ -366,7 +366,7 @@ def test_a_tournament_day_on_phones(site: str, browser) -> None:  # type: ignore
     organiser.close()
 
 
-def test_a_player_completes_a_card_and_a_curator_approves_it(site: str, browser, media_root, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_player_completes_a_card_and_a_curator_approves_it(site: str, browser, media_root, tmp_path) -> None:
     import json
     from urllib.parse import quote
 
@@ -421,7 +421,7 @@ def test_a_player_completes_a_card_and_a_curator_approves_it(site: str, browser,
     assert record["provenance"]["cost"]["note"] == "我的卡，第二刷"
 
 
-def test_focus_stays_on_the_control_after_a_live_update_and_copy_buttons_copy(site: str, browser) -> None:  # type: ignore[no-untyped-def]
+def test_focus_stays_on_the_control_after_a_live_update_and_copy_buttons_copy(site: str, browser) -> None:
     from django.contrib.auth import get_user_model
 
     from tests.deck_helpers import make_deck
@@ -461,7 +461,7 @@ def test_focus_stays_on_the_control_after_a_live_update_and_copy_buttons_copy(si
     context.close()
 
 
-def test_a_cards_face_shows_on_hover_and_on_the_first_tap(site: str, browser) -> None:  # type: ignore[no-untyped-def]
+def test_a_cards_face_shows_on_hover_and_on_the_first_tap(site: str, browser) -> None:
     from django.contrib.auth import get_user_model
 
     from tests.deck_helpers import make_deck

@@ -25,7 +25,7 @@ def held(deck: Deck) -> dict[str, int]:
     return {a.card.code: a.copies for a in AllocatedCard.objects.filter(allocation=deck.allocation)}
 
 
-def test_a_built_deck_sets_its_cards_aside_general_and_reinforcements_included(alice) -> None:  # type: ignore[no-untyped-def]
+def test_a_built_deck_sets_its_cards_aside_general_and_reinforcements_included(alice) -> None:
     deck = make_deck(alice, main={"YXJQ-003": 3}, reinforcements={"YXJQ-002": 1}, general="WJ-001")
     assert not deck.built and not Allocation.objects.exists()
     set_built(deck, True)
@@ -39,14 +39,14 @@ def test_a_built_deck_sets_its_cards_aside_general_and_reinforcements_included(a
     assert not deck.built and not Allocation.objects.exists()
 
 
-def test_deleting_a_built_deck_gives_its_copies_back(alice) -> None:  # type: ignore[no-untyped-def]
+def test_deleting_a_built_deck_gives_its_copies_back(alice) -> None:
     deck = set_built(make_deck(alice, main={"YXJQ-003": 3}), True)
     assert Allocation.objects.count() == 1
     Deck.objects.filter(pk=deck.pk).delete()
     assert not Allocation.objects.exists() and not AllocatedCard.objects.exists()
 
 
-def test_available_copies_are_owned_minus_other_built_decks_with_their_names(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_available_copies_are_owned_minus_other_built_decks_with_their_names(alice_client: Client, alice) -> None:
     own(alice, YXJQ_003=(2, 2), WJ_001=1)  # 4 copies of 新兵, foils count
     infantry = set_built(make_deck(alice, name="蜀漢步兵", main={"YXJQ-003": 2}, general=None), True)
     other = make_deck(alice, name="新牌庫", main={"YXJQ-003": 3}, general="WJ-001")
@@ -62,7 +62,7 @@ def test_available_copies_are_owned_minus_other_built_decks_with_their_names(ali
     assert alice.wishlist.get().wanted == 1
 
 
-def test_over_commitment_shows_on_the_collection_card_page_and_each_deck(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_over_commitment_shows_on_the_collection_card_page_and_each_deck(alice_client: Client, alice) -> None:
     own(alice, YXJQ_003=3)
     a = set_built(make_deck(alice, name="甲", main={"YXJQ-003": 2}, general=None), True)
     b = set_built(make_deck(alice, name="乙", main={"YXJQ-003": 2}, general=None), True)
@@ -78,7 +78,7 @@ def test_over_commitment_shows_on_the_collection_card_page_and_each_deck(alice_c
     assert 'data-in-built="2"' in alice_client.get("/collection/").content.decode()
 
 
-def test_built_and_tags_through_the_builder_settings_form(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_built_and_tags_through_the_builder_settings_form(alice_client: Client, alice) -> None:
     deck = make_deck(alice, main={"YXJQ-003": 3})
     form = {"name": deck.name, "format": "standard", "description": "", "built": "on", "tags": "比賽, testing，比賽"}
     assert alice_client.post(f"/decks/{deck.pk}/build/", form).status_code == 302
@@ -96,7 +96,7 @@ def test_built_and_tags_through_the_builder_settings_form(alice_client: Client, 
     assert alice_client.post(f"/decks/{deck.pk}/build/", too_long).status_code == 400
 
 
-def test_archived_decks_are_listed_apart(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_archived_decks_are_listed_apart(alice_client: Client, alice) -> None:
     old = make_deck(alice, name="舊的牌庫")
     make_deck(alice, name="新的牌庫")
 
@@ -108,7 +108,7 @@ def test_archived_decks_are_listed_apart(alice_client: Client, alice) -> None:  
     assert "舊的牌庫" in alice_client.get("/decks/mine/?archived=1").content.decode()
 
 
-def test_the_api_reads_and_writes_built_tags_and_archived(alice_client: Client, alice, bob) -> None:  # type: ignore[no-untyped-def]
+def test_the_api_reads_and_writes_built_tags_and_archived(alice_client: Client, alice, bob) -> None:
     deck = make_deck(alice, main={"YXJQ-003": 3})
     url = f"/api/decks/{deck.pk}/"
     got = alice_client.patch(url, {"built": True, "tags": ["蜀", "蜀", " 快攻 "]}, content_type="application/json")
@@ -125,7 +125,7 @@ def test_the_api_reads_and_writes_built_tags_and_archived(alice_client: Client, 
 # --- what can I build ------------------------------------------------------------------------
 
 
-def test_buildable_and_the_owned_badge_count_every_copy(alice_client: Client, alice, bob) -> None:  # type: ignore[no-untyped-def]
+def test_buildable_and_the_owned_badge_count_every_copy(alice_client: Client, alice, bob) -> None:
     own(alice, YXJQ_003=3, YXJQ_004=(1, 1), WJ_001=1)
     full = make_deck(bob, name="全有", main={"YXJQ-003": 3, "YXJQ-004": 2}, general="WJ-001", public=True)
     short = make_deck(bob, name="差一張", main={"YXJQ-003": 3, "YXJQ-004": 3}, general="WJ-001", public=True)
@@ -148,7 +148,7 @@ def test_buildable_and_the_owned_badge_count_every_copy(alice_client: Client, al
     assert alice_client.get("/api/decks/?public=1&buildable=1").json()["results"] == []
 
 
-def test_a_fourth_copy_is_counted_in_the_bits_not_deck_by_deck(alice_client: Client, alice, bob) -> None:  # type: ignore[no-untyped-def]
+def test_a_fourth_copy_is_counted_in_the_bits_not_deck_by_deck(alice_client: Client, alice, bob) -> None:
     # The usual mistake of an illegal deck: its four copies are in the one pass over the bits.
     own(alice, YXJQ_003=3)
     four = make_deck(bob, name="四張", main={"YXJQ-003": 4}, general=None, public=True)
@@ -159,7 +159,7 @@ def test_a_fourth_copy_is_counted_in_the_bits_not_deck_by_deck(alice_client: Cli
     assert alice_client.get("/api/decks/?public=1&buildable=1").json()["results"][0]["id"] == four.pk
 
 
-def test_decks_needing_more_copies_than_the_bits_say_are_counted_exactly(alice_client: Client, alice, bob) -> None:  # type: ignore[no-untyped-def]
+def test_decks_needing_more_copies_than_the_bits_say_are_counted_exactly(alice_client: Client, alice, bob) -> None:
     # Five copies and more: the bits count the first four, `needs_more` the rest.
     own(alice, YXJQ_003=3)
     for name, n in (("五張甲", 5), ("六張", 6), ("五張乙", 5)):
@@ -177,7 +177,7 @@ def test_decks_needing_more_copies_than_the_bits_say_are_counted_exactly(alice_c
     assert sorted(d["name"] for d in buildable) == ["五張乙", "五張甲"]
 
 
-def test_decks_written_for_another_bit_layout_are_encoded_again(alice_client: Client, alice, bob) -> None:  # type: ignore[no-untyped-def]
+def test_decks_written_for_another_bit_layout_are_encoded_again(alice_client: Client, alice, bob) -> None:
     own(alice, YXJQ_003=1)
     deck = make_deck(bob, name="舊", main={"YXJQ-003": 3}, general=None, public=True)
     fresh = deck.needs
@@ -191,7 +191,7 @@ def test_decks_written_for_another_bit_layout_are_encoded_again(alice_client: Cl
     assert (listed["owned"], listed["missing"]) == (1, 2)
 
 
-def test_anonymous_readers_cannot_sort_by_a_collection(client: Client, bob) -> None:  # type: ignore[no-untyped-def]
+def test_anonymous_readers_cannot_sort_by_a_collection(client: Client, bob) -> None:
     make_deck(bob, public=True)
     assert client.get("/api/decks/?public=1&sort=missing").status_code == 400
     assert client.get("/api/decks/?public=1&buildable=1").status_code == 400
@@ -200,7 +200,7 @@ def test_anonymous_readers_cannot_sort_by_a_collection(client: Client, bob) -> N
     assert client.get("/decks/?buildable=1&sort=missing").status_code == 200
 
 
-def test_the_buildable_list_costs_the_same_queries_for_3_or_30_decks(alice_client: Client, alice, bob) -> None:  # type: ignore[no-untyped-def]
+def test_the_buildable_list_costs_the_same_queries_for_3_or_30_decks(alice_client: Client, alice, bob) -> None:
     own(alice, YXJQ_003=3)
 
     def count() -> int:
@@ -218,7 +218,7 @@ def test_the_buildable_list_costs_the_same_queries_for_3_or_30_decks(alice_clien
 
 
 @pytest.mark.parametrize("sort", ["missing", "-owned_share"])
-def test_buildable_decks_sorted_by_what_i_own_come_newest_first(alice_client: Client, alice, bob, sort: str) -> None:  # type: ignore[no-untyped-def]
+def test_buildable_decks_sorted_by_what_i_own_come_newest_first(alice_client: Client, alice, bob, sort: str) -> None:
     # Every buildable deck misses nothing and owns it all: the order is the tie-breakers', the
     # last updated first, on the page and through the API.
     own(alice, YXJQ_003=3)

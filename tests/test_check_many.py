@@ -68,7 +68,7 @@ def test_a_zip_of_lists(client: Client) -> None:
         ({"bomb.txt": b"\x00" * 5_000_000}, "64 KiB", 413, False),  # deflates to a few KB, claims 5 MB
     ],
 )
-def test_zip_limits_and_tricks_are_refused(  # type: ignore[no-untyped-def]
+def test_zip_limits_and_tricks_are_refused(
     client: Client, alice, entries: dict, message: str, status: int, signed_in: bool
 ) -> None:
     if signed_in:

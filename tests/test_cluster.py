@@ -105,16 +105,16 @@ def test_log_in_on_one_server_and_count_a_card_on_the_other(running: Cluster) ->
     # The servers run as in production, with Secure cookies; this client talks plain HTTP on
     # loopback, so it sends them anyway (a browser would be behind the TLS proxy).
     class LoopbackPolicy(http.cookiejar.DefaultCookiePolicy):
-        def return_ok_secure(self, cookie, request) -> bool:  # type: ignore[no-untyped-def]
+        def return_ok_secure(self, cookie, request) -> bool:
             return True
 
-        def set_ok(self, cookie, request) -> bool:  # type: ignore[no-untyped-def]
+        def set_ok(self, cookie, request) -> bool:
             return True
 
     jar = http.cookiejar.CookieJar(policy=LoopbackPolicy())
     browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
     page = browser.open(f"{running.url('a')}/accounts/login/", timeout=30).read().decode()
-    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)  # type: ignore[union-attr]
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
     form = urllib.parse.urlencode({"csrfmiddlewaretoken": token, "username": "ada", "password": PASSWORD}).encode()
     login = urllib.request.Request(
         f"{running.url('a')}/accounts/login/", data=form, headers={"Referer": running.url("a")}

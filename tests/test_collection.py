@@ -21,7 +21,7 @@ from tests.collection_helpers import own
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 
-def counts(user, code: str) -> tuple[int, int]:  # type: ignore[no-untyped-def]
+def counts(user, code: str) -> tuple[int, int]:
     entry = CollectionEntry.objects.filter(user=user, card__code=code).first()
     return (entry.quantity, entry.foil_quantity) if entry else (0, 0)
 
@@ -29,7 +29,7 @@ def counts(user, code: str) -> tuple[int, int]:  # type: ignore[no-untyped-def]
 # --- pages and htmx ------------------------------------------------------------------------
 
 
-def test_plus_one_by_a_plain_form_returns_to_the_page(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_plus_one_by_a_plain_form_returns_to_the_page(alice_client: Client, alice) -> None:
     response = alice_client.post("/collection/cards/YXJQ-003/", {"action": "inc", "next": "/cards/?q=新兵"})
     assert response.status_code == 302 and unquote(response["Location"]) == "/cards/?q=新兵"
     alice_client.post("/collection/cards/YXJQ-003/", {"action": "inc"})
@@ -43,7 +43,7 @@ def test_a_foreign_next_is_not_followed(alice_client: Client) -> None:
     assert response["Location"] == "/cards/YXJQ-003/"
 
 
-def test_htmx_plus_one_returns_the_new_counter(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_htmx_plus_one_returns_the_new_counter(alice_client: Client, alice) -> None:
     response = alice_client.post("/collection/cards/WD-001/", {"action": "inc", "compact": "1"}, HTTP_HX_REQUEST="true")
     html = response.content.decode()
     assert response.status_code == 200 and "<html" not in html
@@ -51,7 +51,7 @@ def test_htmx_plus_one_returns_the_new_counter(alice_client: Client, alice) -> N
     assert counts(alice, "五道·001") == (1, 0)
 
 
-def test_set_counts_by_form(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_set_counts_by_form(alice_client: Client, alice) -> None:
     alice_client.post("/collection/cards/YXJQ-003/", {"action": "set", "quantity": "7", "foil_quantity": "2"})
     assert counts(alice, "YXJQ-003") == (7, 2)
     alice_client.post("/collection/cards/YXJQ-003/", {"action": "set", "foil_quantity": "0"})
@@ -70,7 +70,7 @@ def test_set_counts_by_form(alice_client: Client, alice) -> None:  # type: ignor
         {"action": "set", "quantity": "1\x00"},
     ],
 )
-def test_bad_changes_are_400_with_a_message_and_change_nothing(alice_client: Client, alice, data: dict) -> None:  # type: ignore[no-untyped-def]
+def test_bad_changes_are_400_with_a_message_and_change_nothing(alice_client: Client, alice, data: dict) -> None:
     own(alice, YXJQ_004=0)
     for htmx in (False, True):
         extra = {"HTTP_HX_REQUEST": "true"} if htmx else {}
@@ -80,14 +80,14 @@ def test_bad_changes_are_400_with_a_message_and_change_nothing(alice_client: Cli
     assert counts(alice, "YXJQ-004") == (0, 0)
 
 
-def test_more_than_9999_is_refused_with_a_clear_message(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_more_than_9999_is_refused_with_a_clear_message(alice_client: Client, alice) -> None:
     own(alice, YXJQ_003=9999)
     response = alice_client.post("/collection/cards/YXJQ-003/", {"action": "inc"})
     assert response.status_code == 400 and "9,999" in response.content.decode()
     assert counts(alice, "YXJQ-003") == (9999, 0)
 
 
-def test_changes_need_login_post_and_csrf(client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_changes_need_login_post_and_csrf(client: Client, alice) -> None:
     assert client.post("/collection/cards/YXJQ-003/", {"action": "inc"}).status_code == 302  # to log in
     strict = Client(enforce_csrf_checks=True)
     strict.force_login(alice)
@@ -100,7 +100,7 @@ def test_unknown_card_is_404(alice_client: Client) -> None:
     assert alice_client.post("/collection/cards/NOPE-1/", {"action": "inc"}).status_code == 404
 
 
-def test_card_list_and_card_page_show_my_counts(alice_client: Client, alice, client: Client) -> None:  # type: ignore[no-untyped-def]
+def test_card_list_and_card_page_show_my_counts(alice_client: Client, alice, client: Client) -> None:
     own(alice, YXJQ_003=(3, 1))
     html = alice_client.get("/cards/?q=新兵").content.decode()
     assert 'data-owned="3"' in html and 'data-foil="1"' in html
@@ -108,7 +108,7 @@ def test_card_list_and_card_page_show_my_counts(alice_client: Client, alice, cli
     assert "data-owned" not in client.get("/cards/?q=新兵").content.decode()  # anonymous: no counters
 
 
-def test_card_list_with_counts_costs_the_same_queries_at_any_size(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_card_list_with_counts_costs_the_same_queries_at_any_size(alice_client: Client, alice) -> None:
     own(alice, YXJQ_003=3, YXJQ_004=1, WJ_001=1)
     found = []
     for url in ("/cards/?set=YXJQ&kind=tactic", "/cards/"):
@@ -118,7 +118,7 @@ def test_card_list_with_counts_costs_the_same_queries_at_any_size(alice_client: 
     assert found[0] == found[1]
 
 
-def test_my_collection_page_filters_and_totals(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_my_collection_page_filters_and_totals(alice_client: Client, alice) -> None:
     own(alice, YXJQ_003=(3, 1), YXJQ_001=2, WJ_001=1, YXJQ_004=0)
     html = alice_client.get("/collection/").content.decode()
     assert "3 different cards" in html or "3 種" in html
@@ -132,7 +132,7 @@ def test_my_collection_page_filters_and_totals(alice_client: Client, alice) -> N
 # --- API ---------------------------------------------------------------------------------------
 
 
-def api(client: Client, method: str, url: str, payload: object | None = None):  # type: ignore[no-untyped-def]
+def api(client: Client, method: str, url: str, payload: object | None = None):
     body = json.dumps(payload) if payload is not None else None
     return getattr(client, method)(url, body, content_type="application/json") if body else getattr(client, method)(url)
 
@@ -147,7 +147,7 @@ def test_api_anonymous_gets_401(client: Client) -> None:
     assert api(client, "patch", "/api/collection/YXJQ-003/", {"add": 1}).status_code == 401
 
 
-def test_api_read_and_write(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_api_read_and_write(alice_client: Client, alice) -> None:
     assert api(alice_client, "get", "/api/collection/YXJQ-003/").json() == {
         "card": "YXJQ-003",
         "name": "新兵",
@@ -179,7 +179,7 @@ def test_api_read_and_write(alice_client: Client, alice) -> None:  # type: ignor
         {"quantity": None},
     ],
 )
-def test_api_bad_writes_are_400_and_change_nothing(alice_client: Client, alice, payload: dict) -> None:  # type: ignore[no-untyped-def]
+def test_api_bad_writes_are_400_and_change_nothing(alice_client: Client, alice, payload: dict) -> None:
     response = (
         api(alice_client, "patch", "/api/collection/YXJQ-003/", payload)
         if payload
@@ -193,7 +193,7 @@ def test_api_unknown_card_is_404(alice_client: Client) -> None:
     assert api(alice_client, "patch", "/api/collection/NOPE/", {"add": 1}).status_code == 404
 
 
-def test_api_stats(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_api_stats(alice_client: Client, alice) -> None:
     own(alice, YXJQ_003=3, YXJQ_004=1, WJ_001=1)
     stats = {s["set"]: s for s in api(alice_client, "get", "/api/collection/stats/").json()}
     assert stats["YXJQ"]["overall"] == {"total": 27, "owned": 3, "playsets": 2}
@@ -203,7 +203,7 @@ def test_api_stats(alice_client: Client, alice) -> None:  # type: ignore[no-unty
 # --- completion, missing, trade ------------------------------------------------------------------
 
 
-def test_completion_on_a_known_small_collection(alice) -> None:  # type: ignore[no-untyped-def]
+def test_completion_on_a_known_small_collection(alice) -> None:
     # 新兵 3 (a playset), 羽林內醫 2 + 1 foil (a playset: foils count), 要塞守軍 1 (owned, no playset),
     # 劉備 1 (a general: 1 is a playset), 戰影 (silver) 3.
     own(alice, YXJQ_003=3, YXJQ_004=(2, 1), YXJQ_005=1, WJ_001=1, YXJQ_016=3)
@@ -215,13 +215,13 @@ def test_completion_on_a_known_small_collection(alice) -> None:  # type: ignore[
     assert result.overall.owned_percent == 19
 
 
-def test_completion_page_draws_bars(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_completion_page_draws_bars(alice_client: Client, alice) -> None:
     own(alice, YXJQ_003=3)
     html = alice_client.get("/collection/completion/").content.decode()
     assert 'class="bar"' in html and "1 / 27" in html and "/collection/missing/YXJQ/" in html
 
 
-def test_missing_view_lists_what_a_playset_lacks(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_missing_view_lists_what_a_playset_lacks(alice_client: Client, alice) -> None:
     own(alice, YXJQ_003=3, YXJQ_004=1)
     html = alice_client.get("/collection/missing/yxjq/").content.decode()
     assert "YXJQ-003" not in html.split("<tbody>")[1]  # complete
@@ -229,7 +229,7 @@ def test_missing_view_lists_what_a_playset_lacks(alice_client: Client, alice) ->
     assert alice_client.get("/collection/missing/NOPE/").status_code == 404
 
 
-def test_trade_list_and_wishlist(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_trade_list_and_wishlist(alice_client: Client, alice) -> None:
     own(alice, YXJQ_003=(4, 1), WJ_001=2, YXJQ_004=3)
     alice_client.post("/collection/wanted/LSHJ-008/", {"wanted": "2"})
     html = alice_client.get("/collection/trade/").content.decode()
@@ -245,7 +245,7 @@ def test_trade_list_and_wishlist(alice_client: Client, alice) -> None:  # type: 
 
 def test_the_shared_link_shows_only_trades_and_stops_when_turned_off(
     alice_client: Client, alice, client: Client
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     own(alice, YXJQ_003=5, YXJQ_004=1)
     alice_client.post("/collection/wanted/LSHJ-008/", {"wanted": "1"})
     alice_client.post("/accounts/sharing/", {"action": "on"})
@@ -265,7 +265,7 @@ def test_the_shared_link_shows_only_trades_and_stops_when_turned_off(
 # --- history and undo ---------------------------------------------------------------------------
 
 
-def test_every_change_is_recorded_and_can_be_undone(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_every_change_is_recorded_and_can_be_undone(alice_client: Client, alice) -> None:
     alice_client.post("/collection/cards/YXJQ-003/", {"action": "set", "quantity": "3"})
     alice_client.post("/collection/cards/YXJQ-003/", {"action": "inc_foil"})
     changes = list(CollectionChange.objects.filter(user=alice))
@@ -284,7 +284,7 @@ def test_every_change_is_recorded_and_can_be_undone(alice_client: Client, alice)
     assert CollectionChange.objects.filter(user=alice, source="undo").count() == 1
 
 
-def test_undo_that_would_go_below_zero_is_refused(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_undo_that_would_go_below_zero_is_refused(alice_client: Client, alice) -> None:
     alice_client.post("/collection/cards/YXJQ-003/", {"action": "set", "quantity": "0"})
     own(alice, YXJQ_003=2)
     change = CollectionChange.objects.filter(user=alice).first()
@@ -296,7 +296,7 @@ def test_undo_that_would_go_below_zero_is_refused(alice_client: Client, alice) -
 # --- one user never reaches another's data ----------------------------------------------------
 
 
-def test_bob_never_sees_or_changes_alices_collection(alice_client: Client, alice, bob_client: Client, bob) -> None:  # type: ignore[no-untyped-def]
+def test_bob_never_sees_or_changes_alices_collection(alice_client: Client, alice, bob_client: Client, bob) -> None:
     own(alice, YXJQ_003=3, WJ_001=(1, 1))
     change = CollectionChange.objects.filter(user=alice).first()
     assert bob_client.post(f"/collection/history/{change.pk}/undo/", {"confirm": "yes"}).status_code == 404
@@ -321,7 +321,7 @@ def test_cards_exist_for_counting() -> None:
     assert Card.objects.filter(code__in=["YXJQ-003", "WJ-001", "LSHJ-008"]).count() == 3
 
 
-def test_my_collection_is_one_compact_row_a_card_with_labelled_steppers(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_my_collection_is_one_compact_row_a_card_with_labelled_steppers(alice_client: Client, alice) -> None:
     own(alice, YXJQ_003=(2, 1), YXJQ_001=1)
     html = alice_client.get("/collection/").content.decode()
     rows = html.split('<ul class="own-rows">', 1)[1].split("</ul>", 1)[0]
@@ -336,7 +336,7 @@ def test_my_collection_is_one_compact_row_a_card_with_labelled_steppers(alice_cl
     assert 'data-owned="3"' in answer.content.decode() and answer.content.decode().count('class="stepper') == 2
 
 
-def test_the_card_list_can_set_counts_in_place(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_the_card_list_can_set_counts_in_place(alice_client: Client, alice) -> None:
     html = alice_client.get("/cards/?q=新兵").content.decode()
     assert 'name="quantity"' in html and 'value="set"' in html
     response = alice_client.post(

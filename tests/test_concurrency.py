@@ -22,18 +22,18 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def racer():  # type: ignore[no-untyped-def]
+def racer():
     load_catalog()  # real transactions: each test brings its own committed catalogue
     return get_user_model().objects.create_user("racer", password="x-very-long-password-1")
 
 
-def client_for(user) -> Client:  # type: ignore[no-untyped-def]
+def client_for(user) -> Client:
     client = Client()
     client.force_login(user)
     return client
 
 
-def test_ten_plus_ones_on_one_builder_line_all_land(racer) -> None:  # type: ignore[no-untyped-def]
+def test_ten_plus_ones_on_one_builder_line_all_land(racer) -> None:
     deck = make_deck(racer, main={"YXJQ-003": 1})
 
     def plus_one() -> int:
@@ -44,7 +44,7 @@ def test_ten_plus_ones_on_one_builder_line_all_land(racer) -> None:  # type: ign
     assert snapshot_of(Deck.objects.get(pk=deck.pk)).main["YXJQ-003"] == 11
 
 
-def test_a_name_patch_racing_a_cards_patch_keeps_both(racer) -> None:  # type: ignore[no-untyped-def]
+def test_a_name_patch_racing_a_cards_patch_keeps_both(racer) -> None:
     deck = make_deck(racer, main={"YXJQ-003": 1})
     url = f"/api/decks/{deck.pk}/"
 
@@ -62,7 +62,7 @@ def test_a_name_patch_racing_a_cards_patch_keeps_both(racer) -> None:  # type: i
         Deck.objects.filter(pk=deck.pk).update(name="舊名")
 
 
-def test_confirming_an_import_twice_at_once_applies_it_once(racer) -> None:  # type: ignore[no-untyped-def]
+def test_confirming_an_import_twice_at_once_applies_it_once(racer) -> None:
     first = client_for(racer)
     upload = SimpleUploadedFile("c.csv", b"code,quantity\nYXJQ-003,2\nYXJQ-004,1\n", "text/csv")
     assert first.post("/collection/import/", {"file": upload, "mode": "add"}).status_code == 200
@@ -78,7 +78,7 @@ def test_confirming_an_import_twice_at_once_applies_it_once(racer) -> None:  # t
     assert CollectionChange.objects.filter(user=racer, source="import").count() == 2
 
 
-def test_an_import_racing_a_plus_one_for_a_new_card_never_500s(racer) -> None:  # type: ignore[no-untyped-def]
+def test_an_import_racing_a_plus_one_for_a_new_card_never_500s(racer) -> None:
     from catalog.models import Card
 
     client = client_for(racer)
@@ -95,7 +95,7 @@ def test_an_import_racing_a_plus_one_for_a_new_card_never_500s(racer) -> None:  
     assert quantity == (3 if results[0] == 302 else 1)  # applied after the +1 was seen, or refused whole
 
 
-def test_undoing_one_change_twice_at_once_undoes_it_once(racer) -> None:  # type: ignore[no-untyped-def]
+def test_undoing_one_change_twice_at_once_undoes_it_once(racer) -> None:
     from catalog.models import Card
 
     card = Card.objects.get(code="YXJQ-003")
@@ -110,7 +110,7 @@ def test_undoing_one_change_twice_at_once_undoes_it_once(racer) -> None:  # type
     assert CollectionEntry.objects.get(user=racer, card=card).quantity == 0
 
 
-def test_two_tabs_building_a_deck_while_its_cards_change_set_aside_one_true_allocation(racer) -> None:  # type: ignore[no-untyped-def]
+def test_two_tabs_building_a_deck_while_its_cards_change_set_aside_one_true_allocation(racer) -> None:
     from collection.models import AllocatedCard, Allocation
 
     deck = make_deck(racer, main={"YXJQ-003": 1}, general=None)
@@ -128,7 +128,7 @@ def test_two_tabs_building_a_deck_while_its_cards_change_set_aside_one_true_allo
     assert held.copies == snapshot_of(Deck.objects.get(pk=deck.pk)).main["YXJQ-003"] == 3
 
 
-def _tournament(racer, players: int = 4):  # type: ignore[no-untyped-def]
+def _tournament(racer, players: int = 4):
     from datetime import timedelta
 
     from django.utils import timezone
@@ -145,7 +145,7 @@ def _tournament(racer, players: int = 4):  # type: ignore[no-untyped-def]
     return event
 
 
-def test_two_organiser_tabs_pairing_at_once_pair_one_round(racer) -> None:  # type: ignore[no-untyped-def]
+def test_two_organiser_tabs_pairing_at_once_pair_one_round(racer) -> None:
     from events.models import Match, Round
 
     event = _tournament(racer)
@@ -159,7 +159,7 @@ def test_two_organiser_tabs_pairing_at_once_pair_one_round(racer) -> None:  # ty
     assert Round.objects.filter(event=event).count() == 1 and Match.objects.filter(round__event=event).count() == 2
 
 
-def test_both_reports_at_once_agree_once_and_a_report_racing_the_organiser_loses_nothing(racer) -> None:  # type: ignore[no-untyped-def]
+def test_both_reports_at_once_agree_once_and_a_report_racing_the_organiser_loses_nothing(racer) -> None:
     from events import tournament_day as day
     from events.models import Match, Player
 

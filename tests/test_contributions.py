@@ -32,26 +32,26 @@ def _jpeg(name: str = "front.jpg") -> SimpleUploadedFile:
 
 
 @pytest.fixture
-def curator(charlie):  # type: ignore[no-untyped-def]
+def curator(charlie):
     return charlie  # staff count as curators
 
 
 @pytest.fixture
-def curator_client(charlie_client):  # type: ignore[no-untyped-def]
+def curator_client(charlie_client):
     return charlie_client
 
 
 # --- proposing ---------------------------------------------------------------------------------
 
 
-def test_the_form_shows_each_fact_with_its_current_value(alice_client: Client, english) -> None:  # type: ignore[no-untyped-def]
+def test_the_form_shows_each_fact_with_its_current_value(alice_client: Client, english) -> None:
     body = alice_client.get(PROPOSE_URL).content.decode()
     assert 'name="cost"' in body and 'name="text"' in body and 'name="power"' in body
     assert 'name="life"' not in body  # a troop prints no life
     assert "Now:" in body and "Infantry" in body  # the class as it is now
 
 
-def test_a_proposal_with_a_photo_is_stored_and_the_photo_stays_private(  # type: ignore[no-untyped-def]
+def test_a_proposal_with_a_photo_is_stored_and_the_photo_stays_private(
     alice, alice_client: Client, bob_client: Client, curator_client: Client, media_root
 ) -> None:
     response = alice_client.post(
@@ -88,7 +88,7 @@ def test_a_proposal_with_a_photo_is_stored_and_the_photo_stays_private(  # type:
         ({"troop_class": "infantry"}, None),  # the same as now
     ],
 )
-def test_bad_values_are_refused_and_nothing_is_stored(alice_client: Client, data, field, english, media_root) -> None:  # type: ignore[no-untyped-def]
+def test_bad_values_are_refused_and_nothing_is_stored(alice_client: Client, data, field, english, media_root) -> None:
     response = alice_client.post(PROPOSE_URL, {"note": "my copy", **data})
     assert response.status_code == 400
     if field:
@@ -96,7 +96,7 @@ def test_bad_values_are_refused_and_nothing_is_stored(alice_client: Client, data
     assert Proposal.objects.count() == 0 and ProposalPhoto.objects.count() == 0
 
 
-def test_values_are_read_in_any_script_or_language(alice) -> None:  # type: ignore[no-untyped-def]
+def test_values_are_read_in_any_script_or_language(alice) -> None:
     proposal = propose(alice, troop_class="騎兵", tier="銀", stars="3", text="  造成2點傷害  ")
     assert proposal.facts == {"troop_class": "cavalry", "tier": "silver", "stars": 3, "text": "造成2點傷害"}
     simplified = propose(alice, code="五道·002", troop_class="骑兵", name="野蛮村夫2")
@@ -108,14 +108,14 @@ def test_a_note_on_the_source_is_required(alice_client: Client) -> None:
     assert Proposal.objects.count() == 0
 
 
-def test_a_garbage_photo_is_refused_and_the_proposal_is_not_kept(alice_client: Client, media_root) -> None:  # type: ignore[no-untyped-def]
+def test_a_garbage_photo_is_refused_and_the_proposal_is_not_kept(alice_client: Client, media_root) -> None:
     garbage = SimpleUploadedFile("front.jpg", b"\x00not an image" * 50, "image/jpeg")
     response = alice_client.post(PROPOSE_URL, {"cost": "3", "note": "my copy", "front": garbage})
     assert response.status_code == 400
     assert Proposal.objects.count() == 0
 
 
-def test_at_most_twenty_open_proposals(alice, alice_client: Client) -> None:  # type: ignore[no-untyped-def]
+def test_at_most_twenty_open_proposals(alice, alice_client: Client) -> None:
     for i in range(MAX_OPEN):
         propose(alice, text=f"第{i}版")
     response = alice_client.post(PROPOSE_URL, {"cost": "3", "note": "my copy"})
@@ -127,7 +127,7 @@ def test_at_most_twenty_open_proposals(alice, alice_client: Client) -> None:  # 
     assert Proposal.objects.count() == MAX_OPEN
 
 
-def test_the_author_edits_and_withdraws_with_a_second_step(alice, alice_client: Client, media_root) -> None:  # type: ignore[no-untyped-def]
+def test_the_author_edits_and_withdraws_with_a_second_step(alice, alice_client: Client, media_root) -> None:
     proposal = propose(alice)
     services.add_photo(proposal.pk, alice, "back", io.BytesIO(picture_bytes("PNG", (30, 40))))
     edited = alice_client.post(f"/contributions/{proposal.pk}/edit/", {"cost": "4", "note": "my copy, 3rd printing"})
@@ -144,7 +144,7 @@ def test_the_author_edits_and_withdraws_with_a_second_step(alice, alice_client: 
     assert alice_client.get(f"/contributions/{proposal.pk}/photos/back/").status_code == 404
 
 
-def test_nobody_else_edits_withdraws_or_sees_a_proposal(alice, bob_client: Client) -> None:  # type: ignore[no-untyped-def]
+def test_nobody_else_edits_withdraws_or_sees_a_proposal(alice, bob_client: Client) -> None:
     proposal = propose(alice)
     for url in (f"/contributions/{proposal.pk}/", f"/contributions/{proposal.pk}/edit/"):
         assert bob_client.get(url).status_code == 404
@@ -158,14 +158,14 @@ def test_nobody_else_edits_withdraws_or_sees_a_proposal(alice, bob_client: Clien
 # --- reviewing ---------------------------------------------------------------------------------
 
 
-def test_the_queue_is_for_curators(alice, alice_client: Client, curator_client: Client) -> None:  # type: ignore[no-untyped-def]
+def test_the_queue_is_for_curators(alice, alice_client: Client, curator_client: Client) -> None:
     propose(alice)
     assert alice_client.get("/review/").status_code == 403
     body = curator_client.get("/review/").content.decode()
     assert "鄉勇" in body
 
 
-def test_a_group_member_is_a_curator(alice, bob, bob_client: Client) -> None:  # type: ignore[no-untyped-def]
+def test_a_group_member_is_a_curator(alice, bob, bob_client: Client) -> None:
     proposal = propose(alice)
     make_curator(bob)
     assert bob_client.get("/review/").status_code == 200
@@ -173,7 +173,7 @@ def test_a_group_member_is_a_curator(alice, bob, bob_client: Client) -> None:  #
     assert Card.objects.get(code=WD_CARD).cost == 3
 
 
-def test_approval_applies_everything_at_once(  # type: ignore[no-untyped-def]
+def test_approval_applies_everything_at_once(
     alice, curator, curator_client: Client, media_root, english, django_capture_on_commit_callbacks
 ) -> None:
     proposal = propose(alice, cost="3", text="登場時，摸一張牌。", tier="silver", stars="3")
@@ -213,7 +213,7 @@ def test_approval_applies_everything_at_once(  # type: ignore[no-untyped-def]
     assert proposal.status == "approved" and proposal.change == change and not proposal.seen
 
 
-def test_approving_after_editing(alice, curator_client: Client) -> None:  # type: ignore[no-untyped-def]
+def test_approving_after_editing(alice, curator_client: Client) -> None:
     proposal = propose(alice, cost="3")
     response = curator_client.post(f"/contributions/{proposal.pk}/approve/", {"fact-cost": "2", "edited": "yes"})
     assert response.status_code == 302
@@ -222,7 +222,7 @@ def test_approving_after_editing(alice, curator_client: Client) -> None:  # type
     assert proposal.facts == {"cost": 2}
 
 
-def test_nobody_approves_their_own_proposal(curator, curator_client: Client) -> None:  # type: ignore[no-untyped-def]
+def test_nobody_approves_their_own_proposal(curator, curator_client: Client) -> None:
     proposal = propose(curator)
     assert curator_client.post(f"/contributions/{proposal.pk}/approve/").status_code == 403
     api = curator_client.post(f"/api/proposals/{proposal.pk}/approve/", {}, content_type="application/json")
@@ -230,7 +230,7 @@ def test_nobody_approves_their_own_proposal(curator, curator_client: Client) -> 
     assert Card.objects.get(code=WD_CARD).cost is None
 
 
-def test_a_player_cannot_approve(alice, bob, bob_client: Client, alice_client: Client) -> None:  # type: ignore[no-untyped-def]
+def test_a_player_cannot_approve(alice, bob, bob_client: Client, alice_client: Client) -> None:
     proposal = propose(alice)
     assert bob_client.post(f"/contributions/{proposal.pk}/approve/").status_code == 404
     assert alice_client.post(f"/contributions/{proposal.pk}/approve/").status_code == 403
@@ -239,7 +239,7 @@ def test_a_player_cannot_approve(alice, bob, bob_client: Client, alice_client: C
 
 def test_a_card_changed_since_asks_the_reviewer_to_confirm(
     alice, bob, curator, curator_client: Client, english
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     first, second = propose(alice, cost="3"), propose(bob, cost="4")
     services.approve(first.pk, curator)
     response = curator_client.post(f"/contributions/{second.pk}/approve/")
@@ -257,7 +257,7 @@ def test_a_card_changed_since_asks_the_reviewer_to_confirm(
 
 def test_rejecting_needs_a_reason_the_author_then_sees(
     alice, alice_client: Client, curator_client: Client, english
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     proposal = propose(alice)
     alice_client.get("/contributions/")  # a contributor: the header counts reviewed proposals
     assert curator_client.post(f"/contributions/{proposal.pk}/reject/", {"reason": ""}).status_code == 400
@@ -275,7 +275,7 @@ def test_rejecting_needs_a_reason_the_author_then_sees(
 # --- history, revert, provenance ---------------------------------------------------------------
 
 
-def test_history_pages_and_feeds(alice, curator, english) -> None:  # type: ignore[no-untyped-def]
+def test_history_pages_and_feeds(alice, curator, english) -> None:
     proposal = propose(alice, cost="3", note="my copy, 2nd printing")
     services.approve(proposal.pk, curator)
     page = Client().get(f"/cards/{WD_CARD}/history/").content.decode()
@@ -289,7 +289,7 @@ def test_history_pages_and_feeds(alice, curator, english) -> None:  # type: igno
         assert "<entry>" in feed.content.decode() and "鄉勇" in feed.content.decode()
 
 
-def test_a_curator_reverts_a_change(alice, curator, curator_client: Client, alice_client: Client) -> None:  # type: ignore[no-untyped-def]
+def test_a_curator_reverts_a_change(alice, curator, curator_client: Client, alice_client: Client) -> None:
     proposal = propose(alice, cost="3")
     services.approve(proposal.pk, curator)
     change = CardChange.objects.get(card__code=WD_CARD)
@@ -303,7 +303,7 @@ def test_a_curator_reverts_a_change(alice, curator, curator_client: Client, alic
     assert revert.source == "revert" and revert.reverts == change and revert.changes == {"cost": [3, None]}
 
 
-def test_admin_edits_join_the_history(charlie, charlie_client: Client) -> None:  # type: ignore[no-untyped-def]
+def test_admin_edits_join_the_history(charlie, charlie_client: Client) -> None:
     charlie.is_superuser = True
     charlie.save()
     card = Card.objects.get(code="YXJQ-003")
@@ -320,7 +320,7 @@ def test_admin_edits_join_the_history(charlie, charlie_client: Client) -> None: 
     assert Card.objects.get(pk=card.pk).provenance["text"]["change"] == change.pk
 
 
-def test_a_renamed_card_still_reads_under_its_old_name(alice, curator, django_capture_on_commit_callbacks) -> None:  # type: ignore[no-untyped-def]
+def test_a_renamed_card_still_reads_under_its_old_name(alice, curator, django_capture_on_commit_callbacks) -> None:
     catalog_index()  # built before the change: the new catalogue version must rebuild it
     proposal = propose(alice, name="鄉勇兵")
     with django_capture_on_commit_callbacks(execute=True):
@@ -336,7 +336,7 @@ def test_a_renamed_card_still_reads_under_its_old_name(alice, curator, django_ca
 # --- incomplete cards and the query language ---------------------------------------------------
 
 
-def test_the_incomplete_page_counts_what_each_set_lacks(english) -> None:  # type: ignore[no-untyped-def]
+def test_the_incomplete_page_counts_what_each_set_lacks(english) -> None:
     response = Client().get("/cards/incomplete/")
     body = response.content.decode()
     assert response.status_code == 200
@@ -356,7 +356,7 @@ def test_missing_facts_in_the_query_language(query: str, expected: int) -> None:
     assert response.status_code == 200 and response.json()["count"] == expected
 
 
-def test_is_incomplete_leaves_out_complete_cards(alice, curator) -> None:  # type: ignore[no-untyped-def]
+def test_is_incomplete_leaves_out_complete_cards(alice, curator) -> None:
     before = Client().get("/api/cards/", {"q": "is:incomplete", "page_size": 1}).json()["count"]
     assert before > 0
     card = Card.objects.get(code=WD_CARD)
@@ -373,14 +373,14 @@ def test_is_incomplete_leaves_out_complete_cards(alice, curator) -> None:  # typ
 # --- the data file -----------------------------------------------------------------------------
 
 
-def test_export_right_after_a_load_is_the_data_file_byte_for_byte(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_export_right_after_a_load_is_the_data_file_byte_for_byte(tmp_path) -> None:
     load_catalog()
     target = tmp_path / "cards.json"
     call_command("exportcatalog", str(target))
     assert target.read_bytes() == DATA_FILE.read_bytes()
 
 
-def test_contributions_travel_in_the_exported_file(alice, curator, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_contributions_travel_in_the_exported_file(alice, curator, tmp_path) -> None:
     proposal = propose(alice, cost="3", name="鄉勇兵")
     services.approve(proposal.pk, curator)
     change = CardChange.objects.get(card__code=WD_CARD)
@@ -399,7 +399,7 @@ def test_contributions_travel_in_the_exported_file(alice, curator, tmp_path) -> 
     assert export_catalog() == path.read_text(encoding="utf-8")
 
 
-def test_loadcatalog_keeps_a_contributed_fact_unless_the_file_is_preferred(alice, curator) -> None:  # type: ignore[no-untyped-def]
+def test_loadcatalog_keeps_a_contributed_fact_unless_the_file_is_preferred(alice, curator) -> None:
     proposal = propose(alice, cost="3")
     services.approve(proposal.pk, curator)
     out, err = io.StringIO(), io.StringIO()
@@ -414,7 +414,7 @@ def test_loadcatalog_keeps_a_contributed_fact_unless_the_file_is_preferred(alice
     assert load.changes == {"cost": [3, None]}
 
 
-def test_a_bad_provenance_in_the_file_changes_nothing(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_bad_provenance_in_the_file_changes_nothing(tmp_path) -> None:
     data = json.loads(DATA_FILE.read_text(encoding="utf-8"))
     data["cards"][0]["cost"] = 9
     data["cards"][1]["provenance"] = {"cost": "my copy"}
@@ -428,7 +428,7 @@ def test_a_bad_provenance_in_the_file_changes_nothing(tmp_path) -> None:  # type
 # --- API ---------------------------------------------------------------------------------------
 
 
-def test_the_api_round_trip(alice, alice_client: Client, curator_client: Client, media_root) -> None:  # type: ignore[no-untyped-def]
+def test_the_api_round_trip(alice, alice_client: Client, curator_client: Client, media_root) -> None:
     created = alice_client.post(
         f"/api/cards/{WD_CARD}/proposals/",
         {"facts": {"cost": 3, "text": "登場時摸一張牌。"}, "note": "my copy"},
@@ -467,7 +467,7 @@ def test_the_api_round_trip(alice, alice_client: Client, curator_client: Client,
         {"facts": {"cost": 2**70}, "note": "x"},
     ],
 )
-def test_the_api_refuses_bad_proposals(alice_client: Client, payload) -> None:  # type: ignore[no-untyped-def]
+def test_the_api_refuses_bad_proposals(alice_client: Client, payload) -> None:
     response = alice_client.post(f"/api/cards/{WD_CARD}/proposals/", payload, content_type="application/json")
     assert response.status_code == 400, response.content
     assert Proposal.objects.count() == 0
@@ -483,7 +483,7 @@ def test_the_api_needs_a_login_and_a_real_card(alice_client: Client) -> None:
     )
 
 
-def test_the_header_counts_reviews_from_the_next_log_in(alice, curator, english) -> None:  # type: ignore[no-untyped-def]
+def test_the_header_counts_reviews_from_the_next_log_in(alice, curator, english) -> None:
     proposal = propose(alice)
     services.reject(proposal.pk, curator, "照片模糊")
     client = Client()
@@ -512,7 +512,7 @@ CURATOR_ROUTES = [
 )
 def test_what_a_curator_may_do(
     alice, bob, curator, curator_client: Client, media_root, method, url, data, expected
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     proposal = propose(alice, note="私人筆記")
     services.add_photo(proposal.pk, alice, "front", io.BytesIO(picture_bytes("PNG", (30, 40))))
     services.approve(propose(bob, code="五道·002", cost="2").pk, curator)

@@ -16,7 +16,7 @@ from tests.contribution_helpers import WD_CARD, make_curator, propose
 PASSWORD = "x-very-long-password-1"
 
 
-def _client(user) -> Client:  # type: ignore[no-untyped-def]
+def _client(user) -> Client:
     client = Client()
     client.force_login(user)
     return client

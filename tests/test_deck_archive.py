@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 # --- shopping list -------------------------------------------------------------------------------
 
 
-def test_the_shopping_list_sums_the_decks_and_subtracts_what_is_available(alice_client: Client, alice, bob) -> None:  # type: ignore[no-untyped-def]
+def test_the_shopping_list_sums_the_decks_and_subtracts_what_is_available(alice_client: Client, alice, bob) -> None:
     own(alice, YXJQ_003=(2, 1), YXJQ_004=1, WJ_001=1)
     a = make_deck(alice, name="甲", main={"YXJQ-003": 3, "YXJQ-004": 2}, general="WJ-001")
     b = make_deck(alice, name="乙", main={"YXJQ-003": 2}, general="WJ-001")
@@ -58,7 +58,7 @@ def _name(code: str) -> str:
     return Card.objects.get(code=code).name
 
 
-def test_the_shopping_list_refuses_other_peoples_private_decks_and_bad_ids(alice_client: Client, bob) -> None:  # type: ignore[no-untyped-def]
+def test_the_shopping_list_refuses_other_peoples_private_decks_and_bad_ids(alice_client: Client, bob) -> None:
     private = make_deck(bob, name="秘密")
     assert alice_client.get(f"/decks/shopping/?deck={private.pk}").status_code == 404
     assert alice_client.get("/decks/shopping/?deck=abc").status_code == 404
@@ -80,7 +80,7 @@ def _zip(files: dict[str, bytes | str]) -> io.BytesIO:
     return buffer
 
 
-def _comparable(user) -> list[tuple]:  # type: ignore[no-untyped-def]
+def _comparable(user) -> list[tuple]:
     out = []
     for deck in Deck.objects.filter(owner=user).order_by("name"):
         entries = sorted((e.card.code, e.section, e.count) for e in deck.entries.select_related("card"))
@@ -103,7 +103,7 @@ def _comparable(user) -> list[tuple]:  # type: ignore[no-untyped-def]
     return out
 
 
-def test_download_then_upload_into_an_empty_account_gives_the_same_decks(alice_client: Client, alice, bob) -> None:  # type: ignore[no-untyped-def]
+def test_download_then_upload_into_an_empty_account_gives_the_same_decks(alice_client: Client, alice, bob) -> None:
     first = make_deck(alice, name="蜀漢步兵", main={"YXJQ-003": 3}, reinforcements={"YXJQ-002": 1}, public=True)
     change_entry(first, "YXJQ-004", delta=2)
     first.description = "**快攻**"
@@ -130,7 +130,7 @@ def test_download_then_upload_into_an_empty_account_gives_the_same_decks(alice_c
     assert Deck.objects.filter(owner=bob).count() == 4
 
 
-def test_everything_holds_the_collection_and_the_wishlist(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_everything_holds_the_collection_and_the_wishlist(alice_client: Client, alice) -> None:
     own(alice, YXJQ_003=2)
     make_deck(alice)
     alice_client.post("/collection/wanted/YXJQ-004/", {"wanted": 2})
@@ -140,7 +140,7 @@ def test_everything_holds_the_collection_and_the_wishlist(alice_client: Client, 
     assert "YXJQ-004" in archive.read("wishlist.csv").decode("utf-8-sig")
 
 
-def test_plain_txt_lists_are_added_as_decks(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_plain_txt_lists_are_added_as_decks(alice_client: Client, alice) -> None:
     answer = alice_client.post(
         "/decks/archive/", {"file": _zip({"001 紅.txt": "3 新兵\n2 羽林內醫\n", "藍.txt": "1 YXJQ-005\n"})}
     )
@@ -200,7 +200,7 @@ def test_plain_txt_lists_are_added_as_decks(alice_client: Client, alice) -> None
         ({"readme.md": "hello"}, ".txt"),
     ],
 )
-def test_a_bad_upload_lists_its_problems_and_adds_nothing(alice_client: Client, alice, files, problem) -> None:  # type: ignore[no-untyped-def]
+def test_a_bad_upload_lists_its_problems_and_adds_nothing(alice_client: Client, alice, files, problem) -> None:
     make_deck(alice, name="原有")
     answer = alice_client.post("/decks/archive/", {"file": _zip(files)})
     assert answer.status_code == 400
@@ -208,7 +208,7 @@ def test_a_bad_upload_lists_its_problems_and_adds_nothing(alice_client: Client, 
     assert list(Deck.objects.filter(owner=alice).values_list("name", flat=True)) == ["原有"]
 
 
-def test_garbage_and_oversized_uploads_are_refused(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_garbage_and_oversized_uploads_are_refused(alice_client: Client, alice) -> None:
     garbage = io.BytesIO(b"\x00\x01 not a zip")
     garbage.name = "x.zip"
     assert alice_client.post("/decks/archive/", {"file": garbage}).status_code == 400
@@ -216,7 +216,7 @@ def test_garbage_and_oversized_uploads_are_refused(alice_client: Client, alice) 
     assert not Deck.objects.filter(owner=alice).exists()
 
 
-def test_each_user_downloads_only_their_own(alice, bob) -> None:  # type: ignore[no-untyped-def]
+def test_each_user_downloads_only_their_own(alice, bob) -> None:
     make_deck(alice, name="艾莉絲的")
     own(alice, YXJQ_003=2)
     archive = zipfile.ZipFile(io.BytesIO(logged_in(bob).get("/decks/archive/everything.zip").content))

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 # 40 cards: 13 troops × 3 and one tactic (LEGAL_MAIN).
 
 
-def test_odds_for_a_card_by_name_as_json(client: Client, bob) -> None:  # type: ignore[no-untyped-def]
+def test_odds_for_a_card_by_name_as_json(client: Client, bob) -> None:
     deck = make_deck(bob, public=True)
     got = client.get(f"/api/decks/{deck.pk}/odds/?card=YXJQ-003&k=1")
     assert got.status_code == 200, got.content
@@ -30,7 +30,7 @@ def test_odds_for_a_card_by_name_as_json(client: Client, bob) -> None:  # type: 
     assert client.get(f"/api/decks/{deck.pk}/odds/?card=新兵").json()["matching"] == 3
 
 
-def test_odds_for_a_query_over_the_deck(client: Client, bob) -> None:  # type: ignore[no-untyped-def]
+def test_odds_for_a_query_over_the_deck(client: Client, bob) -> None:
     deck = make_deck(bob, public=True, main={"YXJQ-003": 3, "YXJQ-004": 3, "YXJQ-001": 1})
     every = client.get(f"/api/decks/{deck.pk}/odds/?q=kind:troop").json()
     assert every["matching"] == 6 and every["deck_size"] == 7
@@ -52,20 +52,20 @@ def test_odds_for_a_query_over_the_deck(client: Client, bob) -> None:  # type: i
         "q=%00",
     ],
 )
-def test_bad_odds_requests_are_400(client: Client, bob, query: str) -> None:  # type: ignore[no-untyped-def]
+def test_bad_odds_requests_are_400(client: Client, bob, query: str) -> None:
     deck = make_deck(bob, public=True)
     assert client.get(f"/api/decks/{deck.pk}/odds/?{query}").status_code == 400
     assert client.get(f"/decks/{deck.pk}/odds/?{query}").status_code == (200 if not query else 400)
 
 
-def test_odds_of_a_private_deck_are_private(client: Client, alice, bob) -> None:  # type: ignore[no-untyped-def]
+def test_odds_of_a_private_deck_are_private(client: Client, alice, bob) -> None:
     deck = make_deck(alice)
     assert client.get(f"/api/decks/{deck.pk}/odds/?card=YXJQ-003").status_code == 404
     assert logged_in(bob).get(f"/decks/{deck.pk}/odds/?card=YXJQ-003").status_code == 404
     assert logged_in(alice).get(f"/decks/{deck.pk}/odds/?card=YXJQ-003").status_code == 200
 
 
-def test_the_odds_page_shows_a_table_and_a_chart(client: Client, bob) -> None:  # type: ignore[no-untyped-def]
+def test_the_odds_page_shows_a_table_and_a_chart(client: Client, bob) -> None:
     deck = make_deck(bob, public=True)
     page = client.get(f"/decks/{deck.pk}/")
     assert 'id="odds"' in page.content.decode() and 'id="sample"' in page.content.decode()
@@ -75,7 +75,7 @@ def test_the_odds_page_shows_a_table_and_a_chart(client: Client, bob) -> None:  
     assert partial.startswith('<section id="odds"') and "<html" not in partial
 
 
-def test_a_sample_hand_draws_turns_and_mulligans_from_its_seed(client: Client, bob) -> None:  # type: ignore[no-untyped-def]
+def test_a_sample_hand_draws_turns_and_mulligans_from_its_seed(client: Client, bob) -> None:
     deck = make_deck(bob, public=True)
     url = f"/decks/{deck.pk}/sample/"
     first = client.get(url + "?seed=5").content.decode()
@@ -97,7 +97,7 @@ def test_a_sample_hand_draws_turns_and_mulligans_from_its_seed(client: Client, b
 # --- compare -----------------------------------------------------------------------------------
 
 
-def test_compare_two_decks_by_card_name(client: Client, alice, bob) -> None:  # type: ignore[no-untyped-def]
+def test_compare_two_decks_by_card_name(client: Client, alice, bob) -> None:
     a = make_deck(bob, name="甲", public=True, main={"YXJQ-003": 3, "YXJQ-004": 2, "YXJQ-005": 1})
     b = make_deck(bob, name="乙", public=True, main={"YXJQ-003": 3, "YXJQ-004": 3, "YXJQ-006": 2})
     got = client.get(f"/api/decks/compare/?a={a.pk}&b={b.pk}")
@@ -112,7 +112,7 @@ def test_compare_two_decks_by_card_name(client: Client, alice, bob) -> None:  # 
     assert client.get("/decks/compare/").status_code == 200
 
 
-def test_compare_refuses_private_decks_of_others_and_bad_ids(client: Client, alice, bob) -> None:  # type: ignore[no-untyped-def]
+def test_compare_refuses_private_decks_of_others_and_bad_ids(client: Client, alice, bob) -> None:
     mine = make_deck(alice)
     public = make_deck(bob, public=True)
     assert client.get(f"/api/decks/compare/?a={mine.pk}&b={public.pk}").status_code == 404

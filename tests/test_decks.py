@@ -22,7 +22,7 @@ from tests.deck_helpers import LEGAL_MAIN, make_deck
 pytestmark = pytest.mark.django_db
 
 
-def change(client: Client, deck: Deck, htmx: bool = True, **data: str):  # type: ignore[no-untyped-def]
+def change(client: Client, deck: Deck, htmx: bool = True, **data: str):
     extra = {"HTTP_HX_REQUEST": "true"} if htmx else {}
     return client.post(f"/decks/{deck.pk}/change/", data, **extra)
 
@@ -30,7 +30,7 @@ def change(client: Client, deck: Deck, htmx: bool = True, **data: str):  # type:
 # --- building ---------------------------------------------------------------------------------
 
 
-def test_build_a_legal_deck_through_the_page(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_build_a_legal_deck_through_the_page(alice_client: Client, alice) -> None:
     response = alice_client.post("/decks/new/")
     deck = Deck.objects.get(owner=alice)
     assert response["Location"] == f"/decks/{deck.pk}/build/"
@@ -47,7 +47,7 @@ def test_build_a_legal_deck_through_the_page(alice_client: Client, alice) -> Non
     assert deck.is_legal and deck.main_count == 40 and deck.general.code == "WJ-001"
 
 
-def test_the_builder_works_without_javascript(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_the_builder_works_without_javascript(alice_client: Client, alice) -> None:
     deck = make_deck(alice, main={"YXJQ-003": 2})
     response = change(alice_client, deck, htmx=False, action="inc", card="新兵")
     assert response.status_code == 302 and response["Location"] == f"/decks/{deck.pk}/build/"
@@ -58,7 +58,7 @@ def test_the_builder_works_without_javascript(alice_client: Client, alice) -> No
     assert snapshot_of(deck).main == {"YXJQ-004": 2}
 
 
-def test_illegal_counts_are_stored_as_given_and_the_verdict_says_why(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_illegal_counts_are_stored_as_given_and_the_verdict_says_why(alice_client: Client, alice) -> None:
     deck = make_deck(alice, main=LEGAL_MAIN | {"YXJQ-003": 5, "YJ-001": 1})
     assert snapshot_of(deck).main["YXJQ-003"] == 5
     html = alice_client.get(f"/decks/{deck.pk}/").content.decode()
@@ -66,7 +66,7 @@ def test_illegal_counts_are_stored_as_given_and_the_verdict_says_why(alice_clien
     assert '<li class="bad" data-code="YXJQ-003">' in html  # the cards concerned are highlighted
 
 
-def test_the_verdict_matches_rules_check_on_the_same_list(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_the_verdict_matches_rules_check_on_the_same_list(alice_client: Client, alice) -> None:
     deck = make_deck(alice, main=LEGAL_MAIN | {"YXJQ-003": 4, "WJ-002": 1})
     text = alice_client.get(f"/decks/{deck.pk}/export.txt").content.decode()
     _parsed, verdict = check_list(text)
@@ -87,7 +87,7 @@ def _bar(html: str) -> str:
     return html.split('<nav class="deck-bar"', 1)[1].split("</nav>", 1)[0]
 
 
-def test_the_builder_bar_keeps_count_and_verdict_in_view_and_follows_every_tap(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_the_builder_bar_keeps_count_and_verdict_in_view_and_follows_every_tap(alice_client: Client, alice) -> None:
     deck = make_deck(alice)  # a legal 40-card deck
     page = alice_client.get(f"/decks/{deck.pk}/build/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     bar = _bar(page)
@@ -115,7 +115,7 @@ def test_the_builder_bar_keeps_count_and_verdict_in_view_and_follows_every_tap(a
         {"action": "inc", "card": "x\x00"},
     ],
 )
-def test_bad_builder_input_is_400_and_changes_nothing(alice_client: Client, alice, data: dict) -> None:  # type: ignore[no-untyped-def]
+def test_bad_builder_input_is_400_and_changes_nothing(alice_client: Client, alice, data: dict) -> None:
     deck = make_deck(alice, main={"YXJQ-003": 2})
     before = snapshot_of(deck)
     for htmx in (True, False):
@@ -123,7 +123,7 @@ def test_bad_builder_input_is_400_and_changes_nothing(alice_client: Client, alic
     assert snapshot_of(deck) == before
 
 
-def test_the_builder_update_costs_the_same_queries_whatever_the_deck_size(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_the_builder_update_costs_the_same_queries_whatever_the_deck_size(alice_client: Client, alice) -> None:
     small = make_deck(alice, main={"YXJQ-003": 1})
     big = make_deck(alice, main=LEGAL_MAIN | {f"五道·{n:03d}": 2 for n in range(1, 40)})
     counts = []
@@ -134,7 +134,7 @@ def test_the_builder_update_costs_the_same_queries_whatever_the_deck_size(alice_
     assert counts[0] == counts[1], counts
 
 
-def test_builder_search_uses_the_catalogue_search(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_builder_search_uses_the_catalogue_search(alice_client: Client, alice) -> None:
     deck = make_deck(alice, main={})
     response = alice_client.get(
         f"/decks/{deck.pk}/build/",
@@ -147,7 +147,7 @@ def test_builder_search_uses_the_catalogue_search(alice_client: Client, alice) -
     assert 'value="general"' in html  # 曹操 is a cavalry general: offered as the general
 
 
-def test_stats_and_cost_curve(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_stats_and_cost_curve(alice_client: Client, alice) -> None:
     deck = make_deck(alice, main={"YXJQ-003": 3, "YXJQ-009": 2, "YXJQ-002": 1, "GMGD-001": 1})
     html = alice_client.get(f"/decks/{deck.pk}/").content.decode()
     assert '<svg class="curve"' in html and "<title>2: 3</title>" in html and "<title>6: 2</title>" in html
@@ -163,7 +163,7 @@ def test_stats_and_cost_curve(alice_client: Client, alice) -> None:  # type: ign
 # --- collection --------------------------------------------------------------------------------
 
 
-def test_owned_needed_and_missing_cards_to_the_wishlist(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_owned_needed_and_missing_cards_to_the_wishlist(alice_client: Client, alice) -> None:
     deck = make_deck(alice, main={"YXJQ-003": 3, "YXJQ-004": 2, "YXJQ-005": 1})
     own(alice, YXJQ_003=(1, 1), YXJQ_005=4)  # foils count as owned
     html = alice_client.get(f"/decks/{deck.pk}/").content.decode()
@@ -185,7 +185,7 @@ def test_owned_needed_and_missing_cards_to_the_wishlist(alice_client: Client, al
 # --- versions, clone -------------------------------------------------------------------------
 
 
-def test_every_save_keeps_a_version_with_a_diff_and_restore(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_every_save_keeps_a_version_with_a_diff_and_restore(alice_client: Client, alice) -> None:
     deck = make_deck(alice, main={"YXJQ-003": 3, "YXJQ-004": 2})
     alice_client.post(f"/decks/{deck.pk}/build/", {"name": "第二版", "format": "classic", "description": ""})
     change(alice_client, deck, action="inc", card="YXJQ-005")
@@ -206,7 +206,7 @@ def test_every_save_keeps_a_version_with_a_diff_and_restore(alice_client: Client
     assert alice_client.get(f"/decks/{deck.pk}/history/?a=x&b=1").status_code == 404
 
 
-def test_clone_mine_and_a_public_deck(alice, bob_client: Client, bob) -> None:  # type: ignore[no-untyped-def]
+def test_clone_mine_and_a_public_deck(alice, bob_client: Client, bob) -> None:
     deck = make_deck(alice, public=True, main={"YXJQ-003": 2})
     response = bob_client.post(f"/decks/{deck.pk}/clone/")
     copy = Deck.objects.get(owner=bob)
@@ -219,7 +219,7 @@ def test_clone_mine_and_a_public_deck(alice, bob_client: Client, bob) -> None:  
 # --- import, export, deck codes ---------------------------------------------------------------
 
 
-def test_import_with_bad_lines_keeps_the_rest_in_a_draft(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_import_with_bad_lines_keeps_the_rest_in_a_draft(alice_client: Client, alice) -> None:
     text = "武將: 劉備\n3 新兵\n2 不存在的卡\n3\n2 羽林内医\n"
     response = alice_client.post("/decks/import/", {"name": "匯入", "format": "standard", "text": text})
     deck = Deck.objects.get(owner=alice)
@@ -230,7 +230,7 @@ def test_import_with_bad_lines_keeps_the_rest_in_a_draft(alice_client: Client, a
     assert "3:" in html and "4:" in html  # the line numbers of the unread lines
 
 
-def test_import_a_txt_file_and_garbage(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_import_a_txt_file_and_garbage(alice_client: Client, alice) -> None:
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     upload = SimpleUploadedFile("d.txt", "3 新兵\n".encode(), "text/plain")
@@ -242,7 +242,7 @@ def test_import_a_txt_file_and_garbage(alice_client: Client, alice) -> None:  # 
     assert Deck.objects.filter(owner=alice).count() == 1
 
 
-def test_deck_code_round_trip_and_stability(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_deck_code_round_trip_and_stability(alice_client: Client, alice) -> None:
     deck = make_deck(alice, reinforcements={"YJ-001": 2})
     data = snapshot_of(deck)
     code = deckcode.encode(data.format, data.general, data.main, data.reinforcements)
@@ -269,7 +269,7 @@ def test_bad_deck_codes_are_refused_with_a_message(text: str) -> None:
         deckcode.decode(text)
 
 
-def test_export_text_lists_the_general_first_and_round_trips(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_export_text_lists_the_general_first_and_round_trips(alice_client: Client, alice) -> None:
     deck = make_deck(alice, reinforcements={"YJ-001": 1})
     text = alice_client.get(f"/decks/{deck.pk}/export.txt").content.decode()
     assert text.splitlines()[2] == "武將: 劉備 (WJ-001)"
@@ -280,7 +280,7 @@ def test_export_text_lists_the_general_first_and_round_trips(alice_client: Clien
 # --- visibility ----------------------------------------------------------------------------------
 
 
-def test_private_decks_are_404_for_others_and_never_listed(alice, bob_client: Client, client: Client) -> None:  # type: ignore[no-untyped-def]
+def test_private_decks_are_404_for_others_and_never_listed(alice, bob_client: Client, client: Client) -> None:
     private = make_deck(alice, name="秘密")
     public = make_deck(alice, name="公開", public=True)
     for url in (
@@ -305,7 +305,7 @@ def test_private_decks_are_404_for_others_and_never_listed(alice, bob_client: Cl
     assert "秘密" not in bob_client.get("/decks/mine/").content.decode()
 
 
-def test_public_list_filters_and_sorting(alice, bob) -> None:  # type: ignore[no-untyped-def]
+def test_public_list_filters_and_sorting(alice, bob) -> None:
     make_deck(alice, name="劉備合法", public=True)
     make_deck(bob, name="曹操不合法", public=True, general="WJ-002", main={"YXJQ-003": 1})
     make_deck(bob, name="經典", public=True, general="WJ-003", fmt="classic", main={})
@@ -320,7 +320,7 @@ def test_public_list_filters_and_sorting(alice, bob) -> None:  # type: ignore[no
     assert newest.index("經典") < newest.index("劉備合法")
 
 
-def test_the_registration_sheet_holds_every_entry(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_the_registration_sheet_holds_every_entry(alice_client: Client, alice) -> None:
     deck = make_deck(alice, reinforcements={"YJ-001": 1})
     html = alice_client.get(f"/decks/{deck.pk}/sheet/").content.decode()
     assert "@page" not in html and "sheet.css" in html
@@ -329,7 +329,7 @@ def test_the_registration_sheet_holds_every_entry(alice_client: Client, alice) -
     assert "WJ-001" in html and "YJ-001" in html and "40" in html
 
 
-def test_description_markdown_is_rendered_safely(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_description_markdown_is_rendered_safely(alice_client: Client, alice) -> None:
     deck = make_deck(alice)
     alice_client.post(
         f"/decks/{deck.pk}/build/",
@@ -344,7 +344,7 @@ def test_description_markdown_is_rendered_safely(alice_client: Client, alice) ->
     assert "<script>alert" not in html and "javascript:" not in html and "onerror" not in html
 
 
-def test_builder_search_takes_the_catalogue_filters_too(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_builder_search_takes_the_catalogue_filters_too(alice_client: Client, alice) -> None:
     deck = make_deck(alice, main={})
     response = alice_client.get(
         f"/decks/{deck.pk}/build/",
@@ -358,7 +358,7 @@ def test_builder_search_takes_the_catalogue_filters_too(alice_client: Client, al
 
 def test_a_deck_made_public_does_not_show_its_private_past(
     alice_client: Client, alice, bob_client: Client, english
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     deck = make_deck(alice, name="秘密初稿")
     alice_client.post(f"/decks/{deck.pk}/build/", {"name": "公開版", "format": "standard", "public": "on"})
     html = bob_client.get(f"/decks/{deck.pk}/history/").content.decode()
@@ -370,19 +370,19 @@ def test_a_deck_made_public_does_not_show_its_private_past(
     assert bob_client.get(f"/decks/{deck.pk}/history/?a=1&b=2").status_code == 200
 
 
-def test_versions_saved_while_public_are_shown(alice_client: Client, alice, bob_client: Client) -> None:  # type: ignore[no-untyped-def]
+def test_versions_saved_while_public_are_shown(alice_client: Client, alice, bob_client: Client) -> None:
     deck = make_deck(alice, public=True)
     alice_client.post(f"/decks/{deck.pk}/build/", {"name": "第二版", "format": "standard", "public": "on"})
     html = bob_client.get(f"/decks/{deck.pk}/history/").content.decode()
     assert "v1" in html and "v2" in html
 
 
-def test_a_bad_public_list_filter_is_a_400_with_a_message(client: Client, english) -> None:  # type: ignore[no-untyped-def]
+def test_a_bad_public_list_filter_is_a_400_with_a_message(client: Client, english) -> None:
     response = client.get("/decks/?faction=atlantis")
     assert response.status_code == 400 and "Some filters are not valid" in response.content.decode()
 
 
-def test_import_notes_name_each_line_once(alice_client: Client, english) -> None:  # type: ignore[no-untyped-def]
+def test_import_notes_name_each_line_once(alice_client: Client, english) -> None:
     response = alice_client.post(
         "/decks/import/", {"name": "x", "format": "standard", "text": "武將: 劉備\n3 新兵\n2 不存在的牌\n"}, follow=True
     )
@@ -390,7 +390,7 @@ def test_import_notes_name_each_line_once(alice_client: Client, english) -> None
     assert html.count("Line 3") == 1 and "Line Line" not in html
 
 
-def test_decks_check_themselves_again_when_the_catalogue_changes(  # type: ignore[no-untyped-def]
+def test_decks_check_themselves_again_when_the_catalogue_changes(
     client: Client, alice, django_capture_on_commit_callbacks
 ) -> None:
     from django.core.management import call_command
@@ -421,7 +421,7 @@ def test_decks_check_themselves_again_when_the_catalogue_changes(  # type: ignor
     assert Deck.objects.get(pk=deck.pk).is_legal
 
 
-def test_stored_verdicts_follow_a_change_of_a_formats_rules(alice, monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_stored_verdicts_follow_a_change_of_a_formats_rules(alice, monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
     """formats.json edited (the standard format now needs 41 cards): the stamp changes, and
     `refreshverdicts` (run by make run and serve-prod) writes every kept verdict again."""
     import json as json_module

@@ -16,11 +16,11 @@ from tests.decklists import LEGAL_40
 pytestmark = pytest.mark.django_db
 
 
-def send(client: Client, method: str, url: str, payload: object):  # type: ignore[no-untyped-def]
+def send(client: Client, method: str, url: str, payload: object):
     return getattr(client, method)(url, json.dumps(payload), content_type="application/json")
 
 
-def test_build_a_legal_deck_through_the_api(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_build_a_legal_deck_through_the_api(alice_client: Client, alice) -> None:
     cards = [{"card": code, "count": n} for code, n in LEGAL_MAIN.items()]
     response = send(alice_client, "post", "/api/decks/", {"name": "API 牌庫", "general": "liubei", "cards": cards})
     assert response.status_code == 201, response.json()
@@ -69,13 +69,13 @@ def test_post_accepts_a_list_or_a_deck_code_and_card_aliases(alice_client: Clien
         {"name": "x\x00"},
     ],
 )
-def test_bad_input_is_400_and_creates_nothing(alice_client: Client, alice, payload: dict) -> None:  # type: ignore[no-untyped-def]
+def test_bad_input_is_400_and_creates_nothing(alice_client: Client, alice, payload: dict) -> None:
     response = send(alice_client, "post", "/api/decks/", payload)
     assert response.status_code == 400, response.json()
     assert not Deck.objects.filter(owner=alice).exists()
 
 
-def test_put_patch_delete_are_for_the_owner_only(alice_client: Client, alice, bob_client: Client) -> None:  # type: ignore[no-untyped-def]
+def test_put_patch_delete_are_for_the_owner_only(alice_client: Client, alice, bob_client: Client) -> None:
     deck = make_deck(alice, public=True)
     patched = send(alice_client, "patch", f"/api/decks/{deck.pk}/", {"name": "改名", "public": False}).json()
     assert patched["name"] == "改名" and patched["public"] is False and len(patched["cards"]) == len(LEGAL_MAIN)
@@ -93,7 +93,7 @@ def test_put_patch_delete_are_for_the_owner_only(alice_client: Client, alice, bo
     assert not Deck.objects.filter(pk=deck.pk).exists()
 
 
-def test_visibility_in_the_api(alice, bob_client: Client) -> None:  # type: ignore[no-untyped-def]
+def test_visibility_in_the_api(alice, bob_client: Client) -> None:
     private = make_deck(alice, name="私人")
     public = make_deck(alice, name="公開", public=True)
     anonymous = Client()
@@ -105,7 +105,7 @@ def test_visibility_in_the_api(alice, bob_client: Client) -> None:  # type: igno
     assert send(anonymous, "post", "/api/decks/", {"name": "x"}).status_code == 401
 
 
-def test_missing_and_export(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_missing_and_export(alice_client: Client, alice) -> None:
     deck = make_deck(alice, main={"YXJQ-003": 3})
     own(alice, YXJQ_003=1)
     assert alice_client.get(f"/api/decks/{deck.pk}/missing/").json()["missing"][0]["missing"] == 2
@@ -114,7 +114,7 @@ def test_missing_and_export(alice_client: Client, alice) -> None:  # type: ignor
     assert "3 新兵 (YXJQ-003)" in exported["text"] and exported["deck_code"]
 
 
-def test_the_public_deck_list_pages_by_keyset(client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_the_public_deck_list_pages_by_keyset(client, alice) -> None:
     from tests.deck_helpers import make_deck
 
     for i in range(7):
@@ -130,7 +130,7 @@ def test_the_public_deck_list_pages_by_keyset(client, alice) -> None:  # type: i
     assert bad.status_code == 400 and "cursor" in bad.json()
 
 
-def test_the_public_deck_page_stops_at_a_bounded_page_number(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_public_deck_page_stops_at_a_bounded_page_number(client) -> None:
     from django.utils import translation
 
     with translation.override("en"):

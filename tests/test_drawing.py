@@ -90,7 +90,7 @@ def _simulate(deck: int, wanted: int, k: int, turn: int, first: bool, mulligan: 
     "deck, wanted, k, turn, first, mulligan",
     [(40, 3, 1, 3, True, True), (45, 6, 2, 2, False, True), (60, 4, 1, 6, False, False), (40, 9, 3, 4, True, True)],
 )
-def test_the_formulas_agree_with_a_seeded_simulation(deck, wanted, k, turn, first, mulligan) -> None:  # type: ignore[no-untyped-def]
+def test_the_formulas_agree_with_a_seeded_simulation(deck, wanted, k, turn, first, mulligan) -> None:
     exact = float(p_at_least(deck, wanted, k, turn, first=first, mulligan=mulligan))
     simulated = _simulate(deck, wanted, k, turn, first, mulligan, trials=20_000, seed=7)
     assert abs(exact - simulated) < 0.015, (exact, simulated)

@@ -20,18 +20,18 @@ from tests.decklists import ILLEGAL, LEGAL_40
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 
-def local(moment) -> str:  # type: ignore[no-untyped-def]
+def local(moment) -> str:
     return timezone.localtime(moment).strftime("%Y-%m-%dT%H:%M")
 
 
 @pytest.fixture
-def event(alice) -> Event:  # type: ignore[no-untyped-def]
+def event(alice) -> Event:
     return Event.objects.create(
         organiser=alice, name="台北站", format="standard", deadline=timezone.now() + timedelta(days=2)
     )
 
 
-def send(client: Client, event: Event, **data: object):  # type: ignore[no-untyped-def]
+def send(client: Client, event: Event, **data: object):
     return client.post(f"/e/{event.token}/", {"player_name": "Bob 王", **data})
 
 
@@ -73,7 +73,7 @@ def test_an_edited_deadline_out_of_range_is_refused(event: Event, alice_client: 
     assert event.name == "台北站"
 
 
-def test_players_send_replace_and_see_their_verdict(event: Event, bob_client: Client, bob) -> None:  # type: ignore[no-untyped-def]
+def test_players_send_replace_and_see_their_verdict(event: Event, bob_client: Client, bob) -> None:
     assert bob_client.get(f"/e/{event.token}/").status_code == 200
     assert send(bob_client, event, list=ILLEGAL).status_code == 302
     page = bob_client.get(f"/e/{event.token}/").content.decode()
@@ -85,7 +85,7 @@ def test_players_send_replace_and_see_their_verdict(event: Event, bob_client: Cl
     assert "✔ Legal" in bob_client.get(f"/e/{event.token}/").content.decode()
 
 
-def test_a_saved_deck_is_sent_as_it_stands_then(event: Event, bob_client: Client, bob) -> None:  # type: ignore[no-untyped-def]
+def test_a_saved_deck_is_sent_as_it_stands_then(event: Event, bob_client: Client, bob) -> None:
     deck = make_deck(bob, name="Bob 的牌庫")
     assert send(bob_client, event, deck=deck.pk).status_code == 302
     sent = Submission.objects.get()
@@ -110,14 +110,14 @@ def test_a_saved_deck_is_sent_as_it_stands_then(event: Event, bob_client: Client
         {"deck": "abc"},
     ],
 )
-def test_bad_submissions_are_refused_and_nothing_is_stored(event: Event, bob_client: Client, data: dict) -> None:  # type: ignore[type-arg]
+def test_bad_submissions_are_refused_and_nothing_is_stored(event: Event, bob_client: Client, data: dict) -> None:
     response = send(bob_client, event, **data)
     assert response.status_code == 400
     assert 'class="error-box"' in response.content.decode()
     assert not Submission.objects.exists()
 
 
-def test_someone_elses_deck_cannot_be_sent(event: Event, alice, bob_client: Client) -> None:  # type: ignore[no-untyped-def]
+def test_someone_elses_deck_cannot_be_sent(event: Event, alice, bob_client: Client) -> None:
     secret = make_deck(alice, name="艾莉絲的秘密")
     response = send(bob_client, event, deck=secret.pk)
     assert response.status_code == 400 and "艾莉絲的秘密" not in response.content.decode()
@@ -164,7 +164,7 @@ def test_nothing_changes_after_the_lock(event: Event, alice_client: Client, bob_
 
 def test_the_organiser_sees_every_list_with_its_verdict(
     event: Event, alice_client: Client, bob_client: Client, charlie
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     from tests.conftest import logged_in
 
     send(bob_client, event, list=LEGAL_40)
@@ -238,7 +238,7 @@ def test_the_organiser_can_remove_a_list_and_replace_the_link(
     assert bob_client.get(f"/e/{event.token}/").status_code == 200
 
 
-def test_one_organiser_never_sees_anothers_event(event: Event, bob_client: Client, charlie) -> None:  # type: ignore[no-untyped-def]
+def test_one_organiser_never_sees_anothers_event(event: Event, bob_client: Client, charlie) -> None:
     from tests.conftest import logged_in
 
     send(logged_in(charlie), event, list=LEGAL_40)
@@ -260,7 +260,7 @@ def test_one_organiser_never_sees_anothers_event(event: Event, bob_client: Clien
     assert not event.locked and event.name == "台北站" and Submission.objects.count() == 1
 
 
-def test_the_batch_page_saves_its_lists_as_an_event(alice_client: Client, alice, client: Client) -> None:  # type: ignore[no-untyped-def]
+def test_the_batch_page_saves_its_lists_as_an_event(alice_client: Client, alice, client: Client) -> None:
     def files() -> list[SimpleUploadedFile]:
         return [
             SimpleUploadedFile("a.txt", ("Player: 阿明\n" + LEGAL_40).encode()),
@@ -311,7 +311,7 @@ def test_an_organiser_deletes_an_event_only_when_sure(event: Event, alice_client
     assert not Event.objects.exists() and not Submission.objects.exists()
 
 
-def test_a_pasted_deck_code_is_sent_as_its_list(event: Event, bob_client: Client, bob) -> None:  # type: ignore[no-untyped-def]
+def test_a_pasted_deck_code_is_sent_as_its_list(event: Event, bob_client: Client, bob) -> None:
     from decks import deckcode
 
     code = deckcode.encode("standard", "WJ-001", LEGAL_MAIN, {})

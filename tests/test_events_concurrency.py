@@ -32,7 +32,7 @@ def test_nothing_is_written_after_the_lock_commits() -> None:
     outcomes: dict[str, str] = {}
     at_lock: set[str] = set()
 
-    def player(user) -> None:  # type: ignore[no-untyped-def]
+    def player(user) -> None:
         barrier.wait()
         try:
             for attempt in range(5):  # keep sending (and replacing) while the lock lands

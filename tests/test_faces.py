@@ -72,7 +72,7 @@ def test_general_skills_are_on_the_face(client: Client) -> None:
     assert "【國色】" in raw and "【流離】" in raw
 
 
-def test_faces_in_the_grid_the_card_page_and_the_deck_page(client: Client, alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_faces_in_the_grid_the_card_page_and_the_deck_page(client: Client, alice_client: Client, alice) -> None:
     from tests.deck_helpers import make_deck
 
     grid = client.get("/cards/?view=grid&set=YXJQ&kind=tactic").content.decode()

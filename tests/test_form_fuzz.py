@@ -85,14 +85,14 @@ def _encode(fields: dict[str, str]) -> bytes:
 
 
 @pytest.fixture
-def places(alice):  # type: ignore[no-untyped-def]
+def places(alice):
     deck = make_deck(alice)
     event = Event.objects.create(organiser=alice, name="賽", deadline=timezone.now() + timedelta(days=1))
     return {"deck": deck.pk, "event": event.pk, "token": event.token}
 
 
 @pytest.mark.parametrize("url", FORMS)
-def test_page_forms_never_answer_500(url: str, alice, places) -> None:  # type: ignore[no-untyped-def]
+def test_page_forms_never_answer_500(url: str, alice, places) -> None:
     client = Client(raise_request_exception=False)
     client.force_login(alice)
     target = url.format(**places)
@@ -107,7 +107,7 @@ def test_page_forms_never_answer_500(url: str, alice, places) -> None:  # type: 
 
 
 @pytest.mark.parametrize("url", QUERIES)
-def test_page_queries_never_answer_500(url: str, alice, places) -> None:  # type: ignore[no-untyped-def]
+def test_page_queries_never_answer_500(url: str, alice, places) -> None:
     client = Client(raise_request_exception=False)
     client.force_login(alice)
     target = url.format(**places)

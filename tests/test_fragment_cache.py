@@ -36,7 +36,7 @@ def test_the_filter_panel_follows_the_language_and_the_query(alice_client: Clien
     assert '<details class="filter-panel">' in alice_client.get("/cards/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
 
 
-def test_the_builders_generals_follow_the_deck_and_the_catalogue(alice, alice_client: Client) -> None:  # type: ignore[no-untyped-def]
+def test_the_builders_generals_follow_the_deck_and_the_catalogue(alice, alice_client: Client) -> None:
     deck = make_deck(alice, general=None)
 
     def options() -> str:

@@ -74,7 +74,7 @@ def test_a_csv_quantity_of_odd_digits_is_a_row_error(alice_client: Client, digit
 # --- JSON and zip input cleaned like form input -------------------------------------------------
 
 
-def _archive(decks: list[dict]) -> io.BytesIO:  # type: ignore[type-arg]
+def _archive(decks: list[dict]) -> io.BytesIO:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as bundle:
         document = {"kind": archive.KIND, "version": 1, "decks": decks}
@@ -84,7 +84,7 @@ def _archive(decks: list[dict]) -> io.BytesIO:  # type: ignore[type-arg]
     return buffer
 
 
-def _deck(**fields: object) -> dict:  # type: ignore[type-arg]
+def _deck(**fields: object) -> dict:
     return {"name": "牌庫", "format": "standard", "general": "WJ-001", "main": {"YXJQ-003": 3}} | fields
 
 
@@ -96,7 +96,7 @@ SNAPSHOT = {"name": "v", "format": "standard", "general": None, "main": {"YXJQ-0
     "where",
     ["name", "description", "tags", "note", "key"],
 )
-def test_nul_and_lone_surrogates_in_decks_json_are_refused(alice_client: Client, alice, bad: str, where: str) -> None:  # type: ignore[no-untyped-def]
+def test_nul_and_lone_surrogates_in_decks_json_are_refused(alice_client: Client, alice, bad: str, where: str) -> None:
     deck = {
         "name": _deck(name=bad),
         "description": _deck(description=bad),
@@ -112,14 +112,14 @@ def test_nul_and_lone_surrogates_in_decks_json_are_refused(alice_client: Client,
 
 
 @pytest.mark.parametrize("number", [2**40, 0, -1, "1", 1.5])
-def test_a_version_number_out_of_range_is_refused(alice_client: Client, alice, number: object) -> None:  # type: ignore[no-untyped-def]
+def test_a_version_number_out_of_range_is_refused(alice_client: Client, alice, number: object) -> None:
     deck = _deck(versions=[{"number": number, "note": "", "snapshot": SNAPSHOT}])
     response = alice_client.post("/decks/archive/", {"file": _archive([deck])})
     assert response.status_code == 400 and "a version needs a number from 1 to 1,000,000" in response.content.decode()
     assert not DeckVersion.objects.filter(deck__owner=alice).exists()
 
 
-def test_an_upload_keeps_the_newest_twenty_versions_of_each_deck(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_an_upload_keeps_the_newest_twenty_versions_of_each_deck(alice_client: Client, alice) -> None:
     versions = [{"number": n, "note": "", "snapshot": SNAPSHOT | {"name": f"v{n}"}} for n in range(1, 311)]
     response = alice_client.post("/decks/archive/", {"file": _archive([_deck(versions=versions)] * 3)})
     assert response.status_code == 302, response.content.decode()[:500]
@@ -128,13 +128,13 @@ def test_an_upload_keeps_the_newest_twenty_versions_of_each_deck(alice_client: C
         assert numbers[:20] == list(range(291, 311)) and len(numbers) <= archive.MAX_VERSIONS + 1
 
 
-def test_more_than_five_hundred_decks_are_refused(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_more_than_five_hundred_decks_are_refused(alice_client: Client, alice) -> None:
     response = alice_client.post("/decks/archive/", {"file": _archive([_deck()] * 501)})
     assert response.status_code == 400 and "At most 500 decks" in response.content.decode()
     assert not Deck.objects.filter(owner=alice).exists()
 
 
-def test_ten_uploads_an_hour(alice_client: Client, alice, bob_client: Client) -> None:  # type: ignore[no-untyped-def]
+def test_ten_uploads_an_hour(alice_client: Client, alice, bob_client: Client) -> None:
     for _ in range(archive.UPLOADS_PER_HOUR.count):
         assert alice_client.post("/decks/archive/", {"file": _archive([_deck()])}).status_code == 302
     refused = alice_client.post("/decks/archive/", {"file": _archive([_deck()])})
@@ -155,7 +155,7 @@ def test_ten_uploads_an_hour(alice_client: Client, alice, bob_client: Client) ->
         ("/api/decks/", {"name": "a\u0000b", "general": "WJ-001", "cards": []}),
     ],
 )
-def test_a_lone_surrogate_or_nul_in_an_api_body_is_a_400(alice_client: Client, url: str, body: dict) -> None:  # type: ignore[type-arg]
+def test_a_lone_surrogate_or_nul_in_an_api_body_is_a_400(alice_client: Client, url: str, body: dict) -> None:
     # json.dumps writes a lone surrogate as the escape \ud800, as a broken client would send it.
     response = alice_client.post(url, json.dumps(body), content_type="application/json")
     assert response.status_code == 400, response.content[:300]
@@ -268,7 +268,7 @@ def test_check_many_stops_at_its_time_budget(client: Client, monkeypatch: pytest
 PAYLOAD = "<script>alert(1)</script><img src=x onerror=alert(1)>"
 
 
-def test_feeds_send_user_text_as_text(alice, charlie) -> None:  # type: ignore[no-untyped-def]
+def test_feeds_send_user_text_as_text(alice, charlie) -> None:
     proposal = propose(alice, text=PAYLOAD, note=f"seen at {PAYLOAD}")
     contributions.approve(proposal.pk, charlie)
     for url in (f"/cards/{WD_CARD}/history/feed/", "/changes/feed/"):
@@ -294,9 +294,7 @@ def _die() -> None:
     raise Killed
 
 
-def test_a_kill_mid_approval_leaves_no_public_file_and_cleanmedia_repairs(  # type: ignore[no-untyped-def]
-    alice, charlie, media_root: Path
-) -> None:
+def test_a_kill_mid_approval_leaves_no_public_file_and_cleanmedia_repairs(alice, charlie, media_root: Path) -> None:
     proposal = propose(alice, cost="3")
     contributions.add_photo(proposal.pk, alice, "front", io.BytesIO(picture_bytes("JPEG", (300, 420))))
     with pause_at(images.FILES_PAUSE, _die), pytest.raises(Killed), TestCase.captureOnCommitCallbacks(execute=True):
@@ -315,7 +313,7 @@ def test_a_kill_mid_approval_leaves_no_public_file_and_cleanmedia_repairs(  # ty
     assert not proposal.photos.get().image.storage.exists(proposal.photos.get().image.name)
 
 
-def test_a_rolled_back_approval_writes_no_file_and_a_reject_leaves_none(  # type: ignore[no-untyped-def]
+def test_a_rolled_back_approval_writes_no_file_and_a_reject_leaves_none(
     alice, charlie, media_root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     proposal = propose(alice, cost="3")
@@ -334,7 +332,7 @@ def test_a_rolled_back_approval_writes_no_file_and_a_reject_leaves_none(  # type
     assert stored_files(media_root) == []
 
 
-def test_cleanmedia_deletes_files_nothing_refers_to(alice, media_root: Path) -> None:  # type: ignore[no-untyped-def]
+def test_cleanmedia_deletes_files_nothing_refers_to(alice, media_root: Path) -> None:
     stray = media_root / "cards" / "999" / "front-0123456789abcdef.webp"
     stray.parent.mkdir(parents=True)
     stray.write_bytes(picture_bytes("WEBP"))
@@ -379,7 +377,7 @@ def test_a_throttled_call_answers_as_documented(client: Client, monkeypatch: pyt
 # --- the deck filter named format ---------------------------------------------------------------
 
 
-def test_format_in_a_query_is_the_decks_format_not_a_renderer(client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_format_in_a_query_is_the_decks_format_not_a_renderer(client: Client, alice) -> None:
     own(alice, YXJQ_003=1)
     classic = make_deck(alice, name="經典", fmt="classic", public=True)
     make_deck(alice, name="標準", fmt="standard", public=True)
@@ -392,7 +390,7 @@ def test_format_in_a_query_is_the_decks_format_not_a_renderer(client: Client, al
 # --- the worst case of each bounded route stays within 100 MB ----------------------------------
 
 
-def _peak_megabytes(work) -> float:  # type: ignore[no-untyped-def]
+def _peak_megabytes(work) -> float:
     import tracemalloc
 
     tracemalloc.start()

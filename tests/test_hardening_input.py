@@ -111,7 +111,7 @@ def test_an_api_body_over_the_limit_is_413_json(client: Client) -> None:
     assert response.status_code == 413 and "at most" in response.json()["detail"]
 
 
-def test_an_upload_over_the_limit_is_refused_before_it_reaches_disk(alice_client: Client, tmp_path, settings) -> None:  # type: ignore[no-untyped-def]
+def test_an_upload_over_the_limit_is_refused_before_it_reaches_disk(alice_client: Client, tmp_path, settings) -> None:
     settings.FILE_UPLOAD_TEMP_DIR = str(tmp_path)
     big = SimpleUploadedFile("c.csv", b"code,quantity\n" + b"YXJQ-001,1\n" * 700_000)
     response = alice_client.post("/collection/import/", {"file": big, "mode": "add"})
@@ -182,7 +182,7 @@ def _corrupt_deflate() -> bytes:
 
 
 @pytest.mark.parametrize("make", [_bad_crc, _encrypted, _unsupported_method, _lying_size, _corrupt_deflate])
-def test_broken_zip_entries_are_a_message_not_a_500(client: Client, make) -> None:  # type: ignore[no-untyped-def]
+def test_broken_zip_entries_are_a_message_not_a_500(client: Client, make) -> None:
     upload = SimpleUploadedFile("lists.zip", make(), "application/zip")
     response = client.post("/check/many/", {"files": [upload], "format": "standard"})
     assert response.status_code == 400
@@ -192,7 +192,7 @@ def test_broken_zip_entries_are_a_message_not_a_500(client: Client, make) -> Non
 RLO = "\u202e"
 
 
-def test_bidi_controls_are_stripped_from_form_fields(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_bidi_controls_are_stripped_from_form_fields(alice_client: Client, alice) -> None:
     from decks.models import Deck
     from tests.deck_helpers import make_deck
 

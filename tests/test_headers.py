@@ -39,7 +39,7 @@ def test_catalogue_answers_carry_an_etag_and_answer_304(client: Client) -> None:
     assert client.get("/api/cards/YXJQ-003/", HTTP_IF_NONE_MATCH=detail["ETag"]).status_code == 304
 
 
-def test_pages_and_answers_are_sent_compressed_and_still_answer_304(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_pages_and_answers_are_sent_compressed_and_still_answer_304(alice_client: Client, alice) -> None:
     import gzip
 
     from catalog.models import Card
@@ -63,7 +63,7 @@ def test_pages_and_answers_are_sent_compressed_and_still_answer_304(alice_client
 
 def test_a_catalogue_change_invalidates_cached_answers(
     client: Client, tmp_path, django_capture_on_commit_callbacks
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     import json
 
     from catalog.loading import DATA_FILE
@@ -85,7 +85,7 @@ def test_errors_are_not_cached(client: Client) -> None:
     assert response.status_code == 400 and "ETag" not in response
 
 
-def test_the_api_throttles_anonymous_and_logged_in_clients(client: Client, alice_client: Client, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_the_api_throttles_anonymous_and_logged_in_clients(client: Client, alice_client: Client, monkeypatch) -> None:
     from rest_framework.throttling import SimpleRateThrottle
 
     monkeypatch.setitem(SimpleRateThrottle.THROTTLE_RATES, "anon", "3/minute")

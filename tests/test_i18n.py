@@ -25,7 +25,7 @@ def test_traditional_is_the_default(client: Client) -> None:
     assert "檢查牌庫" in html and "劉備" in html and "步兵" in html and "技能" in html
 
 
-def test_simplified_converts_the_interface_and_the_card_data(alice) -> None:  # type: ignore[no-untyped-def]
+def test_simplified_converts_the_interface_and_the_card_data(alice) -> None:
     client = in_language("zh-hans")
     html = client.get("/cards/WJ-001/").content.decode()
     assert 'lang="zh-hans"' in html
@@ -75,7 +75,7 @@ def test_messages_are_translated_too(language: str, words: str) -> None:
     assert words in client.get("/api/cards/", {"q": "class:dragon"}).json()["q"][0]
 
 
-def test_forms_are_translated(alice) -> None:  # type: ignore[no-untyped-def]
+def test_forms_are_translated(alice) -> None:
     client = in_language("zh-hant")
     client.force_login(alice)
     html = client.get("/collection/import/").content.decode()
@@ -85,7 +85,7 @@ def test_forms_are_translated(alice) -> None:  # type: ignore[no-untyped-def]
     assert "加到我现有的数量" in simplified.get("/collection/import/").content.decode()
 
 
-def test_english_shows_pinyin_beside_card_names_everywhere(alice) -> None:  # type: ignore[no-untyped-def]
+def test_english_shows_pinyin_beside_card_names_everywhere(alice) -> None:
     from tests.deck_helpers import make_deck
 
     client = in_language("en")
@@ -108,7 +108,7 @@ def test_english_shows_pinyin_beside_card_names_everywhere(alice) -> None:  # ty
         ("/cards/?q=%00", "任何欄位都不接受", "任何字段都不接受"),
     ],
 )
-def test_the_hardening_pages_speak_both_chinese_scripts(alice, address: str, traditional: str, simplified: str) -> None:  # type: ignore[no-untyped-def]
+def test_the_hardening_pages_speak_both_chinese_scripts(alice, address: str, traditional: str, simplified: str) -> None:
     for language, expected in (("zh-hant", traditional), ("zh-hans", simplified)):
         client = in_language(language)
         client.force_login(alice)
@@ -139,7 +139,7 @@ def test_card_data_keeps_character_conversion_while_the_interface_converts_phras
     assert to_simplified("檔案") == "档案"  # a card's words are as printed, character by character
 
 
-def test_history_notes_and_set_descriptions_follow_the_reader(alice) -> None:  # type: ignore[no-untyped-def]
+def test_history_notes_and_set_descriptions_follow_the_reader(alice) -> None:
     from collection.services import change_counts
     from decks.models import DeckVersion
     from tests.deck_helpers import make_deck

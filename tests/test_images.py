@@ -22,13 +22,13 @@ ADD = "/admin/catalog/cardimage/add/"
 
 
 @pytest.fixture
-def maintainer(charlie, charlie_client: Client) -> Client:  # type: ignore[no-untyped-def]
+def maintainer(charlie, charlie_client: Client) -> Client:
     """charlie is staff; a maintainer is given the card-picture permissions, nothing more."""
     charlie.user_permissions.add(*Permission.objects.filter(codename__endswith="cardimage"))
     return charlie_client
 
 
-def upload(client: Client, code: str, content: bytes, name: str, side: str = "front", capture=None):  # type: ignore[no-untyped-def]
+def upload(client: Client, code: str, content: bytes, name: str, side: str = "front", capture=None):
     card = Card.objects.get(code=code)
     data = {"card": card.pk, "side": side, "upload": SimpleUploadedFile(name, content)}
     # Run what waits for the commit: the files written, old files removed, caches refreshed.
@@ -79,7 +79,7 @@ def test_bad_files_are_refused_with_a_reason_and_nothing_is_stored(
 
 
 @pytest.fixture
-def front(maintainer: Client, django_capture_on_commit_callbacks) -> CardImage:  # type: ignore[no-untyped-def]
+def front(maintainer: Client, django_capture_on_commit_callbacks) -> CardImage:
     upload(maintainer, "WJ-001", picture_bytes("PNG"), "a.png", capture=django_capture_on_commit_callbacks)
     return CardImage.objects.get()
 
@@ -99,7 +99,7 @@ def test_a_refused_replacement_keeps_the_picture_already_there(
 
 def test_a_new_picture_replaces_the_old_one_and_its_files(
     maintainer: Client, media_root: Path, front: CardImage, django_capture_on_commit_callbacks
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     stored = front
     old = stored_files(media_root)
     change = f"/admin/catalog/cardimage/{stored.pk}/change/"
@@ -138,7 +138,7 @@ def test_pictures_are_shown_with_the_face_beneath_and_served_for_a_year(
     alice,
     alice_client: Client,
     media_root: Path,
-    django_capture_on_commit_callbacks,  # type: ignore[no-untyped-def]
+    django_capture_on_commit_callbacks,
 ) -> None:
     from tests.deck_helpers import make_deck
 
@@ -174,7 +174,7 @@ def test_pictures_are_shown_with_the_face_beneath_and_served_for_a_year(
 
 def test_thumbnails_are_made_once_not_per_request(
     maintainer: Client, client: Client, media_root: Path, django_capture_on_commit_callbacks, monkeypatch
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     from catalog import images
 
     upload(maintainer, "WJ-001", picture_bytes("PNG", (900, 1260)), "a.png", capture=django_capture_on_commit_callbacks)
@@ -217,7 +217,7 @@ def test_only_maintainers_can_upload(alice_client: Client, charlie_client: Clien
     assert not CardImage.objects.exists() and stored_files(media_root) == []
 
 
-def test_pictures_upload_through_the_card_page_of_the_admin(charlie, charlie_client: Client, media_root: Path) -> None:  # type: ignore[no-untyped-def]
+def test_pictures_upload_through_the_card_page_of_the_admin(charlie, charlie_client: Client, media_root: Path) -> None:
     charlie.user_permissions.add(
         *Permission.objects.filter(
             codename__in=["change_card", "view_card", "add_cardimage", "change_cardimage", "view_cardimage"]
@@ -247,7 +247,7 @@ def test_pictures_upload_through_the_card_page_of_the_admin(charlie, charlie_cli
 
 def test_the_api_gives_each_card_its_face_and_pictures(
     maintainer: Client, client: Client, django_capture_on_commit_callbacks
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     upload(maintainer, "WJ-001", picture_bytes("PNG", (900, 1260)), "a.png", capture=django_capture_on_commit_callbacks)
     stored = CardImage.objects.get()
     card = client.get("/api/cards/WJ-001/").json()

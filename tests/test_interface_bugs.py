@@ -15,7 +15,7 @@ from tests.decklists import ILLEGAL
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 
-def test_the_builder_shows_no_general_chosen_when_there_is_none(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_the_builder_shows_no_general_chosen_when_there_is_none(alice_client: Client, alice) -> None:
     deck = make_deck(alice, general=None)
     html = alice_client.get(f"/decks/{deck.pk}/build/").content.decode()
     select = html[html.index('class="general-select"') :]
@@ -26,13 +26,13 @@ def test_the_builder_shows_no_general_chosen_when_there_is_none(alice_client: Cl
     assert Deck.objects.get(pk=deck.pk).general is None
 
 
-def test_the_history_counts_cards_not_distinct_cards(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_the_history_counts_cards_not_distinct_cards(alice_client: Client, alice) -> None:
     deck = make_deck(alice, main={"YXJQ-003": 3, "YXJQ-004": 2})
     html = alice_client.get(f"/decks/{deck.pk}/history/").content.decode()
     assert '<td class="num">5</td>' in html
 
 
-def test_the_sheet_title_is_said_once_in_chinese(alice_client: Client, alice, settings) -> None:  # type: ignore[no-untyped-def]
+def test_the_sheet_title_is_said_once_in_chinese(alice_client: Client, alice, settings) -> None:
     from django.utils import translation
 
     deck = make_deck(alice)
@@ -60,13 +60,13 @@ def test_the_check_many_table_shows_names_and_messages_not_codes(client: Client)
     assert "劉備" in general_cell and "WJ-001" in general_cell
 
 
-def test_a_deck_code_used_as_a_general_choice_is_refused_cleanly(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_a_deck_code_used_as_a_general_choice_is_refused_cleanly(alice_client: Client, alice) -> None:
     deck = make_deck(alice, main=LEGAL_MAIN)
     response = alice_client.post(f"/decks/{deck.pk}/change/", {"action": "general", "card": "nope"})
     assert response.status_code == 400
 
 
-def test_next_survives_login_then_sign_up(client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_next_survives_login_then_sign_up(client: Client, alice) -> None:
     from datetime import timedelta
 
     from django.utils import timezone
@@ -96,7 +96,7 @@ def test_next_survives_login_then_sign_up(client: Client, alice) -> None:  # typ
     assert other["Location"] == "/collection/"
 
 
-def test_permanent_actions_ask_first_and_change_nothing_until_confirmed(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_permanent_actions_ask_first_and_change_nothing_until_confirmed(alice_client: Client, alice) -> None:
     from datetime import timedelta
 
     from django.utils import timezone
@@ -127,7 +127,7 @@ def test_permanent_actions_ask_first_and_change_nothing_until_confirmed(alice_cl
     assert not event.locked and Submission.objects.filter(pk=submission.pk).exists()
 
 
-def test_the_first_link_of_every_page_skips_to_its_content(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_first_link_of_every_page_skips_to_its_content(client) -> None:
     import re
 
     for url in ("/", "/cards/", "/decks/", "/check/"):
@@ -138,7 +138,7 @@ def test_the_first_link_of_every_page_skips_to_its_content(client) -> None:  # t
         assert '<main id="main"' in html
 
 
-def test_set_the_counts_is_not_a_card_set_in_chinese(alice_client) -> None:  # type: ignore[no-untyped-def]
+def test_set_the_counts_is_not_a_card_set_in_chinese(alice_client) -> None:
     # One English word, two meanings: the counter's button (設定) and the card set (系列).
     alice_client.post("/i18n/setlang/", {"language": "zh-hant", "next": "/"})
     html = alice_client.get("/cards/YXJQ-003/").content.decode()

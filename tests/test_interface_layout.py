@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.mark.usefixtures("english")
-def test_the_builder_opens_with_the_decks_name_format_and_visibility(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_the_builder_opens_with_the_decks_name_format_and_visibility(alice_client: Client, alice) -> None:
     deck = make_deck(alice, main={"YXJQ-003": 3})
     deck.description = "先手快攻"
     deck.save()
@@ -40,7 +40,7 @@ def test_the_builder_opens_with_the_decks_name_format_and_visibility(alice_clien
 
 
 @pytest.mark.parametrize(("language", "cost", "owned"), [("en", "cost", "owned"), ("zh-hant", "費用", "持有")])
-def test_each_deck_line_labels_its_figures(alice_client: Client, alice, language: str, cost: str, owned: str) -> None:  # type: ignore[no-untyped-def]
+def test_each_deck_line_labels_its_figures(alice_client: Client, alice, language: str, cost: str, owned: str) -> None:
     own(alice, YXJQ_003=1)
     deck = make_deck(alice, main={"YXJQ-003": 3})
     alice_client.cookies["django_language"] = language
@@ -87,7 +87,7 @@ def test_my_collections_address_is_tidied_too(alice_client: Client) -> None:
 
 
 @pytest.mark.usefixtures("english")
-def test_a_collection_row_is_one_form_and_a_stepper_ignores_the_typed_counts(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_a_collection_row_is_one_form_and_a_stepper_ignores_the_typed_counts(alice_client: Client, alice) -> None:
     from collection.models import CollectionEntry
 
     own(alice, YXJQ_003=1)

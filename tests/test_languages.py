@@ -25,7 +25,7 @@ LOCALE = Path(__file__).resolve().parent.parent / "locale"
 
 
 @pytest.fixture
-def places(alice):  # type: ignore[no-untyped-def]
+def places(alice):
     own(alice, YXJQ_003=3, YXJQ_004=(1, 1), WJ_001=1)
     deck = make_deck(alice, name="蜀漢步兵", public=True)
     event = Event.objects.create(organiser=alice, name="台北冬季賽", deadline=timezone.now() + timedelta(days=2))
@@ -45,7 +45,7 @@ def english(client: Client) -> Client:
     return client
 
 
-def test_english_pages_mark_every_chinese_text(alice, places) -> None:  # type: ignore[no-untyped-def]
+def test_english_pages_mark_every_chinese_text(alice, places) -> None:
     visitor, owner = english(Client()), english(Client())
     owner.force_login(alice)
     faults = []

@@ -33,7 +33,7 @@ LANGUAGES = ["zh-hant", "zh-hans", "en"]
 WIDTHS = [360, 1280]
 
 
-def _session_cookie(user) -> dict[str, str]:  # type: ignore[no-untyped-def]
+def _session_cookie(user) -> dict[str, str]:
     client = Client()
     client.force_login(user)
     return {
@@ -43,7 +43,7 @@ def _session_cookie(user) -> dict[str, str]:  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def world(site):  # type: ignore[no-untyped-def]
+def world(site):
     from events.models import Event
 
     owner = get_user_model().objects.create_user("layout-owner", password="layout-password-1")
@@ -56,7 +56,14 @@ def world(site):  # type: ignore[no-untyped-def]
     return {"site": site, "owner": owner, "places": places}
 
 
-def test_no_page_scrolls_sideways_or_fails_axe(browser, world) -> None:  # type: ignore[no-untyped-def]
+# One test a page (its faults in its own report), each in three languages at two widths.
+PAGES = [(False, path) for path in PUBLIC if path not in PRINT_SHEETS] + [
+    (True, path) for path in PRIVATE if path not in PRINT_SHEETS
+]
+
+
+@pytest.mark.parametrize(("logged_in", "path"), PAGES, ids=[path for _logged_in, path in PAGES])
+def test_no_page_scrolls_sideways_or_fails_axe(browser, world, logged_in: bool, path: str) -> None:
     from axe_playwright_python.sync_playwright import Axe
 
     axe = Axe()
@@ -64,35 +71,27 @@ def test_no_page_scrolls_sideways_or_fails_axe(browser, world) -> None:  # type:
     host = world["site"].split("//", 1)[1].split(":")[0]
     faults: list[str] = []
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    url = path.format(**world["places"])
     for language in LANGUAGES:
         for width in WIDTHS:
             context = browser.new_context(viewport={"width": width, "height": 800})
             cookies = [{"name": "django_language", "value": language, "domain": host, "path": "/"}]
+            if logged_in:
+                cookies.append({**cookie, "domain": host, "path": "/"})
             context.add_cookies(cookies)
             page = context.new_page()
-            for logged_in, paths in ((False, PUBLIC), (True, PRIVATE)):
-                if logged_in:
-                    context.add_cookies([{**cookie, "domain": host, "path": "/"}])
-                for path in paths:
-                    if path in PRINT_SHEETS:
-                        continue
-                    url = path.format(**world["places"])
-                    response = page.goto(world["site"] + url)
-                    assert response is not None and response.status == 200, (url, response and response.status)
-                    scroll = page.evaluate("document.documentElement.scrollWidth")
-                    if scroll > width:
-                        faults.append(f"{language} {width}px {url}: scrolls sideways ({scroll} px)")
-                    violations = axe.run(page).response["violations"]
-                    for v in violations:
-                        if v["impact"] in ("serious", "critical"):
-                            targets = ", ".join(str(n["target"][0])[:60] for n in v["nodes"][:3])
-                            faults.append(f"{language} {width}px {url}: {v['id']} ({targets})")
-                    if (
-                        width == 360
-                        and language == "zh-hant"
-                        and url in ("/collection/", f"/decks/{world['places']['deck']}/build/")
-                    ):
-                        name = "phone-collection" if url == "/collection/" else "phone-builder"
-                        page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+            response = page.goto(world["site"] + url)
+            assert response is not None and response.status == 200, (url, response and response.status)
+            scroll = page.evaluate("document.documentElement.scrollWidth")
+            if scroll > width:
+                faults.append(f"{language} {width}px {url}: scrolls sideways ({scroll} px)")
+            violations = axe.run(page).response["violations"]
+            for v in violations:
+                if v["impact"] in ("serious", "critical"):
+                    targets = ", ".join(str(n["target"][0])[:60] for n in v["nodes"][:3])
+                    faults.append(f"{language} {width}px {url}: {v['id']} ({targets})")
+            if width == 360 and language == "zh-hant" and path in ("/collection/", "/decks/{deck}/build/"):
+                name = "phone-collection" if path == "/collection/" else "phone-builder"
+                page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
             context.close()
     assert faults == [], "\n".join(faults)

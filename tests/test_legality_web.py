@@ -167,7 +167,7 @@ def test_adapter_resolves_what_players_type() -> None:
     assert "too_many_copies" in [p.code for p in verdict.problems]  # 3 + 1 校場監軍, by name
 
 
-def test_every_problem_names_its_lines(client: Client, english) -> None:  # type: ignore[no-untyped-def]
+def test_every_problem_names_its_lines(client: Client, english) -> None:
     text = "武將: 劉備\n2 新兵\n2 新兵\n1 黃巾義軍\n"
     html = client.post("/check/", {"list": text, "format": "standard"}).content.decode()
     assert "Lines 2, 3:" in html  # four 新兵 over two lines

@@ -16,14 +16,14 @@ TOKEN = "scrape-" + "t" * 30
 
 
 @pytest.mark.django_db
-def test_metrics_do_not_exist_without_a_token(client: Client, settings) -> None:  # type: ignore[no-untyped-def]
+def test_metrics_do_not_exist_without_a_token(client: Client, settings) -> None:
     settings.METRICS_TOKEN = None
     assert client.get("/metrics").status_code == 404
     assert client.get("/metrics", HTTP_AUTHORIZATION="Bearer ").status_code == 404
 
 
 @pytest.mark.django_db
-def test_metrics_answer_only_the_scraper(client: Client, settings) -> None:  # type: ignore[no-untyped-def]
+def test_metrics_answer_only_the_scraper(client: Client, settings) -> None:
     settings.METRICS_TOKEN = TOKEN
     client.get("/ping/")
     assert client.get("/metrics").status_code == 404

@@ -73,7 +73,7 @@ def _options(endpoint: str) -> dict[str, Any]:
 
 
 @pytest.fixture
-def bucket(settings, s3_endpoint: str, media_root) -> Any:  # type: ignore[no-untyped-def]
+def bucket(settings, s3_endpoint: str, media_root) -> Any:
     client = boto3.client("s3", endpoint_url=s3_endpoint, **KEYS)
     client.create_bucket(Bucket=BUCKET)
     options = _options(s3_endpoint)
@@ -92,7 +92,7 @@ def _keys(client: Any) -> list[str]:
     return sorted(item["Key"] for item in client.list_objects_v2(Bucket=BUCKET).get("Contents", []))
 
 
-def test_pictures_and_thumbnails_live_in_the_bucket_and_any_server_serves_them(bucket, media_root) -> None:  # type: ignore[no-untyped-def]
+def test_pictures_and_thumbnails_live_in_the_bucket_and_any_server_serves_them(bucket, media_root) -> None:
     card = Card.objects.get(code="WJ-001")
     with TestCase.captureOnCommitCallbacks(execute=True):  # the files are written once committed
         images.store(CardImage(card=card), images.clean_upload(io.BytesIO(picture_bytes("PNG", (500, 700)))))
@@ -110,7 +110,7 @@ def test_pictures_and_thumbnails_live_in_the_bucket_and_any_server_serves_them(b
         assert Client().get(bad).status_code == 404
 
 
-def test_proposal_photos_stay_private_in_the_bucket_until_approved(  # type: ignore[no-untyped-def]
+def test_proposal_photos_stay_private_in_the_bucket_until_approved(
     bucket, alice, charlie, alice_client: Client, media_root, django_capture_on_commit_callbacks
 ) -> None:
     proposal = propose(alice, cost="3")
@@ -126,7 +126,7 @@ def test_proposal_photos_stay_private_in_the_bucket_until_approved(  # type: ign
     assert CardImage.objects.get(card__code="五道·001").contributor == alice
 
 
-def test_readyz_names_the_storage_when_the_bucket_is_out_of_reach(bucket, settings) -> None:  # type: ignore[no-untyped-def]
+def test_readyz_names_the_storage_when_the_bucket_is_out_of_reach(bucket, settings) -> None:
     assert Client().get("/readyz").status_code == 200
     unreachable = {**settings.MEDIA_S3, "endpoint_url": f"http://127.0.0.1:{_free_port()}"}
     settings.MEDIA_S3 = unreachable

@@ -18,7 +18,7 @@ from tournament import TIEBREAKERS, Match, Points, standings
 pytestmark = pytest.mark.django_db
 
 
-def test_the_tiebreakers_feed_the_table_the_csv_the_api_and_the_sentence(alice, english) -> None:  # type: ignore[no-untyped-def]
+def test_the_tiebreakers_feed_the_table_the_csv_the_api_and_the_sentence(alice, english) -> None:
     event = make_event(alice, players=6)
     play_round(event)
     client = logged_in(alice)
@@ -86,7 +86,7 @@ DAY_SETTINGS = {
         ("rounds", 0),
     ],
 )
-def test_the_page_and_the_api_refuse_the_same_bounds(alice, field: str, value: int) -> None:  # type: ignore[no-untyped-def]
+def test_the_page_and_the_api_refuse_the_same_bounds(alice, field: str, value: int) -> None:
     from events.models import Event
 
     event = make_event(alice, players=2)
@@ -106,7 +106,7 @@ def test_the_page_and_the_api_refuse_the_same_bounds(alice, field: str, value: i
     assert getattr(Event.objects.get(pk=event.pk), field) == 5 + (field != "rounds")
 
 
-def test_a_deadline_year_is_bounded_in_the_form_the_api_and_the_model(alice) -> None:  # type: ignore[no-untyped-def]
+def test_a_deadline_year_is_bounded_in_the_form_the_api_and_the_model(alice) -> None:
     from django.core.exceptions import ValidationError
 
     event = make_event(alice, players=2)
@@ -124,7 +124,7 @@ def test_a_deadline_year_is_bounded_in_the_form_the_api_and_the_model(alice) -> 
         event.full_clean()
 
 
-def test_a_locked_event_keeps_the_settings_its_lists_were_sent_under(alice) -> None:  # type: ignore[no-untyped-def]
+def test_a_locked_event_keeps_the_settings_its_lists_were_sent_under(alice) -> None:
     from events import services
     from events.models import Event
 
@@ -137,7 +137,7 @@ def test_a_locked_event_keeps_the_settings_its_lists_were_sent_under(alice) -> N
     assert client.patch(f"/api/events/{event.pk}/", {"best_of": 1}, content_type="application/json").status_code == 200
 
 
-def json_text(response) -> str:  # type: ignore[no-untyped-def]
+def json_text(response) -> str:
     import json
 
     return json.dumps(response.json(), ensure_ascii=False)

@@ -91,7 +91,7 @@ def test_rendering_is_safe() -> None:
     assert "<script" not in html and "javascript:" not in html and "onerror" not in html
 
 
-def test_a_deck_page_never_renders_markdown(alice, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_a_deck_page_never_renders_markdown(alice, monkeypatch) -> None:
     deck = make_deck(alice, public=True)
     client = Client()
     client.force_login(alice)

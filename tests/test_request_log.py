@@ -26,7 +26,7 @@ def test_a_request_is_logged_as_json_with_its_id(client: Client, caplog: pytest.
 
 def test_a_proxys_id_is_kept_and_a_strange_one_replaced(
     alice_client: Client, alice, caplog: pytest.LogCaptureFixture
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     with caplog.at_level(logging.INFO, logger="zongheng.requests"):
         kept = alice_client.get("/decks/mine/", headers={"X-Request-ID": "edge-7f3a.1"})
         replaced = alice_client.get("/nope/", headers={"X-Request-ID": "<script>" * 20})

@@ -19,7 +19,7 @@ CLASSIC = get_format("classic")
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def codes(verdict) -> list[str]:  # type: ignore[no-untyped-def]
+def codes(verdict) -> list[str]:
     return [p.code for p in verdict.problems]
 
 

@@ -202,7 +202,7 @@ def test_the_syntax_help_page_lists_every_keyword_with_examples(client: Client) 
 
 def test_the_search_index_is_rebuilt_by_loadcatalog_when_missing(
     client: Client, django_capture_on_commit_callbacks
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     from django.core.management import call_command
 
     from catalog.models import SearchKey
@@ -214,7 +214,7 @@ def test_the_search_index_is_rebuilt_by_loadcatalog_when_missing(
     assert found(client, "liubei")[0] == "WJ-001"  # and no cached answer from before survives
 
 
-def test_a_maintainers_correction_in_the_admin_is_searchable_at_once(charlie) -> None:  # type: ignore[no-untyped-def]
+def test_a_maintainers_correction_in_the_admin_is_searchable_at_once(charlie) -> None:
     from catalog.models import Card
 
     charlie.is_superuser = True
@@ -269,7 +269,7 @@ def test_the_text_condition_looks_the_grams_up_before_scanning() -> None:
     assert "catalog_textgram" in sql and sql.count("catalog_textgram") >= 2
 
 
-def test_grams_follow_an_approved_change(alice, charlie) -> None:  # type: ignore[no-untyped-def]
+def test_grams_follow_an_approved_change(alice, charlie) -> None:
     from contributions import services
     from tests.contribution_helpers import propose
 

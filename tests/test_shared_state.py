@@ -26,7 +26,7 @@ IN_CI = os.environ.get("CI") == "true"
 
 
 @pytest.fixture(scope="module")
-def database(tmp_path_factory) -> str:  # type: ignore[no-untyped-def]
+def database(tmp_path_factory) -> str:
     path = Path(tmp_path_factory.mktemp("shared")) / "site.sqlite3"
     url = f"sqlite:///{path}"
     env = server_env(url)
@@ -135,7 +135,7 @@ def _postgres_url(name: str) -> str | None:
 
 
 @pytest.mark.parametrize("engine", ["sqlite", "postgresql"])
-def test_servers_starting_together_on_an_empty_database_end_with_one_catalogue(engine: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_servers_starting_together_on_an_empty_database_end_with_one_catalogue(engine: str, tmp_path) -> None:
     import subprocess
 
     from tests.servers import PYTHON, ROOT
@@ -154,7 +154,7 @@ def test_servers_starting_together_on_an_empty_database_end_with_one_catalogue(e
         subprocess.Popen(["bash", "-c", step], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         for _ in range(3)
     ]
-    outcomes = [(p.wait(timeout=300), p.stderr.read().decode()[-500:]) for p in starts]  # type: ignore[union-attr]
+    outcomes = [(p.wait(timeout=300), p.stderr.read().decode()[-500:]) for p in starts]
     assert [code for code, _ in outcomes] == [0, 0, 0], outcomes
     count = manage(
         env,
@@ -168,7 +168,7 @@ def test_servers_starting_together_on_an_empty_database_end_with_one_catalogue(e
     assert count.strip().splitlines()[-1].split() == [str(CARD_COUNT), str(CARD_COUNT), "1"]
 
 
-def test_health_and_readiness_answer_without_logging_throttle_or_cache(client, settings, db) -> None:  # type: ignore[no-untyped-def]
+def test_health_and_readiness_answer_without_logging_throttle_or_cache(client, settings, db) -> None:
     from django.test import override_settings
 
     assert client.get("/healthz").json() == {"ok": True}
@@ -185,7 +185,7 @@ def test_health_and_readiness_answer_without_logging_throttle_or_cache(client, s
         assert client.get("/api/sets/").status_code == 200  # the site itself serves on, uncached
 
 
-def test_health_checks_stay_out_of_the_access_log(database: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_health_checks_stay_out_of_the_access_log(database: str, tmp_path) -> None:
     import subprocess
 
     from tests.servers import GUNICORN, ROOT, free_port

@@ -28,7 +28,7 @@ LOCAL = {
 
 
 @pytest.fixture(autouse=True)
-def local_caches():  # type: ignore[no-untyped-def]
+def local_caches():
     # The same shape as the settings without REDIS_URL, whichever cache the suite runs with:
     # these tests look inside the cache.
     with override_settings(CACHES=LOCAL):
@@ -38,16 +38,16 @@ def local_caches():  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def three_a_minute(monkeypatch):  # type: ignore[no-untyped-def]
+def three_a_minute(monkeypatch):
     monkeypatch.setitem(SimpleRateThrottle.THROTTLE_RATES, "anon", "3/minute")
 
 
-def test_a_spoofed_forwarded_for_gives_no_fresh_budget(client: Client, three_a_minute) -> None:  # type: ignore[no-untyped-def]
+def test_a_spoofed_forwarded_for_gives_no_fresh_budget(client: Client, three_a_minute) -> None:
     statuses = [client.get("/api/sets/", HTTP_X_FORWARDED_FOR=f"198.51.100.{i}").status_code for i in range(5)]
     assert statuses == [200, 200, 200, 429, 429]
 
 
-def test_cached_answers_are_throttled_too(client: Client, three_a_minute) -> None:  # type: ignore[no-untyped-def]
+def test_cached_answers_are_throttled_too(client: Client, three_a_minute) -> None:
     assert client.get("/api/cards/YXJQ-001/").status_code == 200  # now cached
     statuses = [client.get("/api/cards/YXJQ-001/").status_code for _ in range(3)]
     assert statuses == [200, 200, 429]
@@ -55,29 +55,29 @@ def test_cached_answers_are_throttled_too(client: Client, three_a_minute) -> Non
 
 def test_unknown_parameters_are_not_keyed(client: Client) -> None:
     first = client.get("/api/cards/?kind=troop")
-    keys_before = len(caches["default"]._cache)  # type: ignore[attr-defined]
+    keys_before = len(caches["default"]._cache)
     for fill in range(20):
         again = client.get(f"/api/cards/?kind=troop&fill={fill}")
         assert again["ETag"] == first["ETag"]
-    assert len(caches["default"]._cache) == keys_before  # type: ignore[attr-defined]
+    assert len(caches["default"]._cache) == keys_before
     # known parameters in another order are the same answer
     assert (
         client.get("/api/cards/?set=YXJQ&kind=troop")["ETag"] == client.get("/api/cards/?kind=troop&set=YXJQ")["ETag"]
     )
 
 
-def test_the_response_cache_is_bounded(client: Client, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_the_response_cache_is_bounded(client: Client, monkeypatch) -> None:
     from catalog.api import CatalogueCacheMixin
 
     monkeypatch.setattr(CatalogueCacheMixin, "STORE_BUDGET", 50_000)
     for page in range(1, 5):
         assert client.get(f"/api/cards/?page_size=100&cost_max={page}").status_code == 200
-    stored = [k for k in caches["default"]._cache if "catalog-api:" in k and ":stored:" not in k]  # type: ignore[attr-defined]
+    stored = [k for k in caches["default"]._cache if "catalog-api:" in k and ":stored:" not in k]
     sizes = sum(len(caches["default"].get(k.split(":", 2)[-1])[0]) for k in stored)
     assert stored and sizes <= 50_000
 
 
-def test_throttle_counters_survive_a_full_response_cache(client: Client, three_a_minute) -> None:  # type: ignore[no-untyped-def]
+def test_throttle_counters_survive_a_full_response_cache(client: Client, three_a_minute) -> None:
     assert [client.get("/api/sets/").status_code for _ in range(3)] == [200] * 3
     default = caches["default"]
     for i in range(5000):  # more than the default cache holds: it culls
@@ -91,7 +91,7 @@ def test_throttle_counters_survive_a_full_response_cache(client: Client, three_a
         "throttle": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": "redis://127.0.0.1:1/0"},
     }
 )
-def test_an_unreachable_throttle_cache_falls_back_to_a_per_process_limit(client: Client, three_a_minute) -> None:  # type: ignore[no-untyped-def]
+def test_an_unreachable_throttle_cache_falls_back_to_a_per_process_limit(client: Client, three_a_minute) -> None:
     statuses = [client.get("/api/sets/", REMOTE_ADDR="192.0.2.77").status_code for _ in range(4)]
     assert statuses == [200, 200, 200, 429]
     # log-ins are counted in the process too
@@ -114,7 +114,7 @@ def test_an_unreachable_throttle_cache_falls_back_to_a_per_process_limit(client:
 )
 def test_the_client_address_comes_from_trusted_proxies_only(
     settings, trusted: int, forwarded: str, expected: str
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     settings.TRUSTED_PROXIES = trusted
     request = RequestFactory().get("/", HTTP_X_FORWARDED_FOR=forwarded, REMOTE_ADDR="127.0.0.1")
     assert client_ip(request) == expected

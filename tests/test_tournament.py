@@ -98,11 +98,9 @@ def test_later_rounds_pair_within_score_groups() -> None:
     pairs = pair_round(players, scores, met, set(), seed=1)
     _check(pairs, players, met)
     assert {frozenset(p) for p in pairs} == {frozenset((1, 2)), frozenset((7, 8))} | {
-        frozenset(p)
-        for p in pairs
-        if {scores[p[0]], scores[p[1]]} == {3}  # type: ignore[index]
+        frozenset(p) for p in pairs if {scores[p[0]], scores[p[1]]} == {3}
     }
-    assert all(scores[a] == scores[b] for a, b in pairs)  # type: ignore[index]
+    assert all(scores[a] == scores[b] for a, b in pairs)
 
 
 def test_no_rematch_and_the_smallest_float() -> None:
@@ -112,11 +110,11 @@ def test_no_rematch_and_the_smallest_float() -> None:
     met = {frozenset((1, 2)), frozenset((3, 4)), frozenset((5, 6))}
     pairs = pair_round(list(scores), scores, met, set(), seed=5)
     _check(pairs, list(scores), met)
-    gaps = sorted(abs(scores[a] - scores[b]) for a, b in pairs)  # type: ignore[index]
+    gaps = sorted(abs(scores[a] - scores[b]) for a, b in pairs)
     assert gaps == [3, 3, 6]
 
 
-def _matchings(players: list[int], met: set[frozenset[int]]):  # type: ignore[no-untyped-def]
+def _matchings(players: list[int], met: set[frozenset[int]]):
     if not players:
         yield []
         return
@@ -142,7 +140,7 @@ def test_floats_are_as_small_as_any_pairing_allows(seed: int) -> None:
         return
     pairs = pair_round(players, scores, met, set(), seed=seed)
     _check(pairs, players, met)
-    assert sum((scores[a] - scores[b]) ** 2 for a, b in pairs) == best  # type: ignore[index]
+    assert sum((scores[a] - scores[b]) ** 2 for a, b in pairs) == best
 
 
 def test_the_bye_goes_to_the_lowest_group_to_someone_without_one() -> None:
@@ -158,7 +156,7 @@ def test_the_bye_goes_to_the_lowest_group_to_someone_without_one() -> None:
 
 
 @pytest.mark.parametrize("group_by_group", [False, True])
-def test_a_pairing_without_rematches_is_found_whenever_one_exists(group_by_group: bool, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_a_pairing_without_rematches_is_found_whenever_one_exists(group_by_group: bool, monkeypatch) -> None:
     from tournament import pairing
 
     if group_by_group:
@@ -180,7 +178,7 @@ def test_an_impossible_round_is_refused() -> None:
 
 
 @pytest.mark.parametrize("group_by_group", [False, True])
-def test_a_whole_swiss_event_never_rematches(group_by_group: bool, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_a_whole_swiss_event_never_rematches(group_by_group: bool, monkeypatch) -> None:
     from tournament import pairing
 
     if group_by_group:  # the path of events over 128 players, on small ones

@@ -36,7 +36,7 @@ def play_round(event: Event, winner_is_a: bool = True) -> None:
         day.enter_result(match, 2 if winner_is_a else 0, 0 if winner_is_a else 2, 0)
 
 
-def test_players_come_from_the_lists_with_their_verdict(alice) -> None:  # type: ignore[no-untyped-def]
+def test_players_come_from_the_lists_with_their_verdict(alice) -> None:
     event = make_event(alice, players=3)
     Submission.objects.create(event=event, player_name="壞牌", text="1 YXJQ-003\n")
     assert day.players_from_lists(event) == 1
@@ -44,7 +44,7 @@ def test_players_come_from_the_lists_with_their_verdict(alice) -> None:  # type:
     assert list(event.players.order_by("pk").values_list("legal", flat=True)) == [True, True, True, False]
 
 
-def test_only_checked_in_legal_active_players_are_paired(alice) -> None:  # type: ignore[no-untyped-def]
+def test_only_checked_in_legal_active_players_are_paired(alice) -> None:
     event = make_event(alice, players=6)
     p1, p2 = list(event.players.order_by("pk"))[:2]
     day.set_checked_in(p1, False)
@@ -58,7 +58,7 @@ def test_only_checked_in_legal_active_players_are_paired(alice) -> None:  # type
     assert (bye.a_wins, bye.b_wins, bye.decided_by) == (2, 0, "bye")
 
 
-def test_rounds_follow_one_another_and_stop_at_the_swiss_count(alice) -> None:  # type: ignore[no-untyped-def]
+def test_rounds_follow_one_another_and_stop_at_the_swiss_count(alice) -> None:
     event = make_event(alice, players=8)  # ⌈log2 8⌉ = 3 rounds
     assert event.swiss_rounds(8) == 3
     day.pair_next_round(event)
@@ -74,7 +74,7 @@ def test_rounds_follow_one_another_and_stop_at_the_swiss_count(alice) -> None:  
     assert len(met) == len(set(met)) == 12  # no rematch
 
 
-def test_players_report_agreement_stands_and_disagreement_is_flagged(alice) -> None:  # type: ignore[no-untyped-def]
+def test_players_report_agreement_stands_and_disagreement_is_flagged(alice) -> None:
     event = make_event(alice, players=4)
     round_ = day.pair_next_round(event)
     first, second = list(round_.matches.order_by("table"))
@@ -109,7 +109,7 @@ def test_players_report_agreement_stands_and_disagreement_is_flagged(alice) -> N
         (3, (-1, 2, 0), False),
     ],
 )
-def test_games_as_the_format_allows(alice, best_of: int, games: tuple[int, int, int], ok: bool) -> None:  # type: ignore[no-untyped-def]
+def test_games_as_the_format_allows(alice, best_of: int, games: tuple[int, int, int], ok: bool) -> None:
     event = make_event(alice, players=2, best_of=best_of)
     match = day.pair_next_round(event).matches.get()
     if ok:
@@ -120,7 +120,7 @@ def test_games_as_the_format_allows(alice, best_of: int, games: tuple[int, int, 
         assert not Match.objects.get(pk=match.pk).done
 
 
-def test_a_round_can_be_paired_again_until_a_result_is_in(alice) -> None:  # type: ignore[no-untyped-def]
+def test_a_round_can_be_paired_again_until_a_result_is_in(alice) -> None:
     event = make_event(alice, players=4)
     first = day.pair_next_round(event)
     again = day.repair_round(event, first.number)
@@ -130,7 +130,7 @@ def test_a_round_can_be_paired_again_until_a_result_is_in(alice) -> None:  # typ
         day.repair_round(event, 1)
 
 
-def test_standings_and_a_top_4(alice) -> None:  # type: ignore[no-untyped-def]
+def test_standings_and_a_top_4(alice) -> None:
     event = make_event(alice, players=8, top_cut=4)
     for _ in range(3):
         play_round(event)
@@ -154,11 +154,11 @@ def test_standings_and_a_top_4(alice) -> None:  # type: ignore[no-untyped-def]
 # --- API ---------------------------------------------------------------------------------------
 
 
-def post(client: Client, url: str, body: dict[str, Any]):  # type: ignore[no-untyped-def]
+def post(client: Client, url: str, body: dict[str, Any]):
     return client.post(url, json.dumps(body), content_type="application/json")
 
 
-def test_an_event_run_through_the_api(alice, bob) -> None:  # type: ignore[no-untyped-def]
+def test_an_event_run_through_the_api(alice, bob) -> None:
     organiser = logged_in(alice)
     created = post(
         organiser,
@@ -205,7 +205,7 @@ def test_an_event_run_through_the_api(alice, bob) -> None:  # type: ignore[no-un
     assert Client().get(f"/api/events/{event_id}/standings/").status_code == 401
 
 
-def test_a_player_reports_only_their_own_match_through_the_api(alice, bob, charlie) -> None:  # type: ignore[no-untyped-def]
+def test_a_player_reports_only_their_own_match_through_the_api(alice, bob, charlie) -> None:
     event = make_event(alice, players=2)
     me = Player.objects.filter(event=event).order_by("pk").first()
     assert me is not None
@@ -237,7 +237,7 @@ def test_a_player_reports_only_their_own_match_through_the_api(alice, bob, charl
 # --- pages -------------------------------------------------------------------------------------
 
 
-def test_an_event_day_run_through_the_pages(alice, bob, charlie) -> None:  # type: ignore[no-untyped-def]
+def test_an_event_day_run_through_the_pages(alice, bob, charlie) -> None:
     event = make_event(alice, players=3)
     # bob sends a list through the link, checks in himself while check-in is open.
     mine = Submission.objects.create(event=event, player=bob, player_name="Bob", text=LEGAL_40)
@@ -300,7 +300,7 @@ def test_an_event_day_run_through_the_pages(alice, bob, charlie) -> None:  # typ
     assert Client().get("/t/not-a-token/").status_code == 404
 
 
-def test_a_player_cannot_check_in_once_closed_and_drops_keep_the_record(alice, bob) -> None:  # type: ignore[no-untyped-def]
+def test_a_player_cannot_check_in_once_closed_and_drops_keep_the_record(alice, bob) -> None:
     event = make_event(alice, players=1)
     Submission.objects.create(event=event, player=bob, player_name="Bob", text=LEGAL_40)
     player = logged_in(bob)
@@ -310,7 +310,7 @@ def test_a_player_cannot_check_in_once_closed_and_drops_keep_the_record(alice, b
     assert logged_in(alice).post(f"/e/{event.token}/drop/").status_code == 404  # alice sent no list
 
 
-def test_swapping_two_players_warns_of_a_rematch_and_never_seats_one_twice(alice) -> None:  # type: ignore[no-untyped-def]
+def test_swapping_two_players_warns_of_a_rematch_and_never_seats_one_twice(alice) -> None:
     event = make_event(alice, players=5)
     play_round(event)
     round2 = day.pair_next_round(event)
@@ -343,7 +343,7 @@ def test_swapping_two_players_warns_of_a_rematch_and_never_seats_one_twice(alice
 @pytest.mark.parametrize("setting, shown_at_cut, shown_after", [("never", 0, 0), ("top_cut", 4, 4), ("after", 0, 8)])
 def test_the_public_page_shows_lists_as_the_setting_says(
     alice, setting: str, shown_at_cut: int, shown_after: int
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     event = make_event(alice, players=8, top_cut=4, lists_public=setting)
     for _ in range(3):
         play_round(event)
@@ -368,7 +368,7 @@ def test_the_public_page_shows_lists_as_the_setting_says(
     assert page.count("劉備") >= 8 and page.count(">蜀<") >= 8  # each player's general and faction
 
 
-def test_the_meta_across_public_events(alice, client: Client) -> None:  # type: ignore[no-untyped-def]
+def test_the_meta_across_public_events(alice, client: Client) -> None:
     from events.meta import meta, public_events
 
     shown = make_event(alice, players=8, top_cut=4, lists_public="after")
@@ -394,7 +394,7 @@ def test_the_meta_across_public_events(alice, client: Client) -> None:  # type: 
     assert meta(public_events("classic"))["lists"] == 0
 
 
-def test_a_list_sent_again_updates_its_player(alice, bob) -> None:  # type: ignore[no-untyped-def]
+def test_a_list_sent_again_updates_its_player(alice, bob) -> None:
     from events import services
 
     event = make_event(alice, players=1)

@@ -30,7 +30,7 @@ GOLDEN = [
 
 
 @pytest.mark.parametrize(("deck", "code"), GOLDEN)
-def test_a_fixed_deck_gives_a_fixed_code_forever(deck, code: str) -> None:  # type: ignore[no-untyped-def]
+def test_a_fixed_deck_gives_a_fixed_code_forever(deck, code: str) -> None:
     assert deckcode.encode(*deck) == code
     decoded = deckcode.decode(code)
     assert (decoded.format, decoded.general, decoded.main, decoded.reinforcements) == deck
@@ -52,13 +52,13 @@ def test_the_playset_is_the_default_formats_copy_limit() -> None:
     assert playset_size("general") == playset_size("reinforcement") == 1
 
 
-def test_adding_a_format_needs_no_migration(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_adding_a_format_needs_no_migration(monkeypatch) -> None:
     extra = Format(name="team", label="團體賽", label_en="Team", min_cards=40, max_cards=60, copy_limit=2)
     monkeypatch.setitem(FORMATS, "team", extra)
     call_command("makemigrations", "--check", "--dry-run", verbosity=0)  # exits non-zero on changes
 
 
-def test_format_names_are_in_the_readers_language(alice, english) -> None:  # type: ignore[no-untyped-def]
+def test_format_names_are_in_the_readers_language(alice, english) -> None:
     from tests.deck_helpers import make_deck
 
     deck = make_deck(alice, public=True)
@@ -66,7 +66,7 @@ def test_format_names_are_in_the_readers_language(alice, english) -> None:  # ty
     assert "Standard" in html and "標準賽制" not in html
 
 
-def test_saving_event_settings_unchanged_changes_nothing(alice_client: Client, alice) -> None:  # type: ignore[no-untyped-def]
+def test_saving_event_settings_unchanged_changes_nothing(alice_client: Client, alice) -> None:
     event = Event.objects.create(
         organiser=alice,
         name="台北站",
