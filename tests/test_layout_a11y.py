@@ -62,8 +62,22 @@ PAGES = [(False, path) for path in PUBLIC if path not in PRINT_SHEETS] + [
 ]
 
 
+@pytest.fixture(scope="module")
+def contexts(browser):
+    """One browser context and page per language and width, kept for the module's tests (a new
+    one per test tripled the harness's time); each test sets its own cookies."""
+    made = {
+        (lang, width): browser.new_context(viewport={"width": width, "height": 800})
+        for lang in LANGUAGES
+        for width in WIDTHS
+    }
+    yield {key: (context, context.new_page()) for key, context in made.items()}
+    for context in made.values():
+        context.close()
+
+
 @pytest.mark.parametrize(("logged_in", "path"), PAGES, ids=[path for _logged_in, path in PAGES])
-def test_no_page_scrolls_sideways_or_fails_axe(browser, world, logged_in: bool, path: str) -> None:
+def test_no_page_scrolls_sideways_or_fails_axe(contexts, world, logged_in: bool, path: str) -> None:
     from axe_playwright_python.sync_playwright import Axe
 
     axe = Axe()
@@ -74,12 +88,12 @@ def test_no_page_scrolls_sideways_or_fails_axe(browser, world, logged_in: bool, 
     url = path.format(**world["places"])
     for language in LANGUAGES:
         for width in WIDTHS:
-            context = browser.new_context(viewport={"width": width, "height": 800})
+            context, page = contexts[(language, width)]
+            context.clear_cookies()
             cookies = [{"name": "django_language", "value": language, "domain": host, "path": "/"}]
             if logged_in:
                 cookies.append({**cookie, "domain": host, "path": "/"})
             context.add_cookies(cookies)
-            page = context.new_page()
             response = page.goto(world["site"] + url)
             assert response is not None and response.status == 200, (url, response and response.status)
             scroll = page.evaluate("document.documentElement.scrollWidth")
@@ -93,5 +107,4 @@ def test_no_page_scrolls_sideways_or_fails_axe(browser, world, logged_in: bool, 
             if width == 360 and language == "zh-hant" and path in ("/collection/", "/decks/{deck}/build/"):
                 name = "phone-collection" if path == "/collection/" else "phone-builder"
                 page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-            context.close()
     assert faults == [], "\n".join(faults)
