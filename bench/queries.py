@@ -29,7 +29,7 @@ def main() -> int:
     old = runner.setup_databases()
     try:
         from catalog.loading import load_catalog
-        from tests.query_counts import report
+        from tests.support.query_counts import report
 
         load_catalog()
         rows = report()

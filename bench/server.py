@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterator
 
 # The tests' own servers start the same way: their constants and port picking serve here too.
-from tests.servers import GUNICORN, PYTHON, ROOT, free_port
+from tests.support.servers import GUNICORN, PYTHON, ROOT, free_port
 
 
 def environment(database_url: str, **extra: str) -> dict[str, str]:

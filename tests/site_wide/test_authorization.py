@@ -1,0 +1,247 @@
+"""One table of every URL that shows or changes private data, walked as an anonymous visitor,
+as another user (bob) and as the owner (alice): only the owner gets in, and nothing of alice's
+shows in bob's lists. For events, alice is the organiser: her event is as private as her decks."""
+
+from __future__ import annotations
+
+import io
+import json
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from catalog.models import CardChange
+from collection.models import CollectionChange
+from contributions import services
+from events.models import Event, Match, Submission
+from tests.support.collection_helpers import own
+from tests.support.contribution_helpers import propose
+from tests.support.deck_helpers import make_deck
+from tests.support.image_helpers import picture_bytes
+from tests.support.pages import paired_round
+
+pytestmark = pytest.mark.django_db
+
+SECRET = "艾莉絲的秘密牌庫"
+
+
+@dataclass(frozen=True)
+class Route:
+    method: str
+    url: str  # {deck} and {change} are alice's private deck and one of her collection changes
+    owner: int  # the owner's status
+    anonymous: tuple[int, ...]  # 302 to log in for pages, 401 for the API, 404 for hidden things
+    other: tuple[int, ...]
+    data: dict[str, Any] | None = None
+    json: bool = False
+
+
+ROUTES = [
+    # collection pages
+    Route("get", "/collection/", 200, (302,), (200,)),
+    Route("get", "/collection/completion/", 200, (302,), (200,)),
+    Route("get", "/collection/trade/", 200, (302,), (200,)),
+    Route("get", "/collection/history/", 200, (302,), (200,)),
+    Route("get", "/collection/export.csv", 200, (302,), (200,)),
+    Route("get", "/collection/import/", 200, (302,), (200,)),
+    Route("post", "/collection/cards/YXJQ-003/", 302, (302,), (302,), {"action": "inc"}),
+    Route("post", "/collection/wanted/YXJQ-003/", 302, (302,), (302,), {"wanted": "2"}),
+    Route("post", "/collection/history/{change}/undo/", 200, (302,), (404,)),  # asks first
+    Route("post", "/collection/history/{change}/undo/", 302, (302,), (404,), {"confirm": "yes"}),
+    # account
+    Route("get", "/accounts/", 200, (302,), (200,)),
+    Route("post", "/accounts/token/", 302, (302,), (302,)),
+    Route("post", "/accounts/sharing/", 302, (302,), (302,), {"action": "on"}),
+    Route("get", "/accounts/delete/", 200, (302,), (200,)),
+    Route("post", "/accounts/delete/", 400, (302,), (400,), {"password": "wrong", "events": "delete"}),
+    # decks
+    Route("get", "/decks/mine/", 200, (302,), (200,)),
+    Route("get", "/decks/{deck}/", 200, (404,), (404,)),
+    Route("get", "/decks/{deck}/build/", 200, (302,), (404,)),
+    Route("get", "/decks/{deck}/history/", 200, (404,), (404,)),
+    Route("get", "/decks/{deck}/export.txt", 200, (404,), (404,)),
+    Route("get", "/decks/{deck}/sheet/", 200, (404,), (404,)),
+    Route("post", "/decks/{deck}/change/", 302, (302,), (404,), {"action": "inc", "card": "YXJQ-003"}),
+    Route("post", "/decks/{deck}/clone/", 302, (302,), (404,)),
+    Route("post", "/decks/{deck}/history/1/restore/", 200, (302,), (404,)),
+    Route("post", "/decks/{deck}/history/1/restore/", 302, (302,), (404,), {"confirm": "yes"}),
+    Route("post", "/decks/{deck}/history/publish/", 302, (302,), (404,)),
+    Route("post", "/decks/{deck}/want-missing/", 302, (302,), (404,)),
+    Route("get", "/decks/{deck}/odds/?card=YXJQ-003", 200, (404,), (404,)),
+    Route("get", "/decks/{deck}/sample/?seed=1&turn=1", 200, (404,), (404,)),
+    Route("get", "/decks/compare/?a={deck}&b={deck}", 200, (404,), (404,)),
+    Route("get", "/decks/shopping/?deck={deck}", 200, (302,), (404,)),
+    Route("get", "/decks/shopping/?deck={deck}&output=csv", 200, (302,), (404,)),
+    Route("post", "/decks/shopping/want/", 302, (302,), (404,), {"deck": "{deck}"}),
+    Route("get", "/decks/archive/", 200, (302,), (200,)),
+    Route("post", "/decks/archive/", 400, (302,), (400,)),
+    Route("get", "/decks/archive/decks.zip", 200, (302,), (200,)),
+    Route("get", "/decks/archive/everything.zip", 200, (302,), (200,)),
+    Route("post", "/decks/{deck}/delete/", 200, (302,), (404,)),
+    Route("post", "/decks/{deck}/delete/", 302, (302,), (404,), {"confirm": "yes"}),
+    # events (alice organises; {event} is hers, {submission} a list sent to it)
+    Route("get", "/events/", 200, (302,), (200,)),
+    Route("get", "/events/{event}/", 200, (302,), (404,)),
+    Route(
+        "post",
+        "/events/{event}/",
+        302,
+        (302,),
+        (404,),
+        {"name": "x", "format": "standard", "deadline": "2099-01-01T10:00"},
+    ),
+    Route("get", "/events/{event}/export.csv", 200, (302,), (404,)),
+    # saving the batch check's files as an event: any logged-in organiser; nothing named here
+    Route("post", "/events/from-files/", 400, (403,), (400,)),
+    Route("get", "/events/{event}/sheets/", 200, (302,), (404,)),
+    Route("post", "/events/{event}/lock/", 200, (302,), (404,)),
+    Route("post", "/events/{event}/lock/", 302, (302,), (404,), {"confirm": "yes"}),
+    Route("post", "/events/{event}/link/", 302, (302,), (404,)),
+    Route("post", "/events/{event}/submissions/{submission}/remove/", 200, (302,), (404,)),
+    Route("post", "/events/{event}/submissions/{submission}/remove/", 302, (302,), (404,), {"confirm": "yes"}),
+    Route("post", "/events/{event}/delete/", 200, (302,), (404,)),
+    Route("post", "/events/{event}/delete/", 302, (302,), (404,), {"confirm": "yes"}),
+    # the tournament day ({player} and {match} are of alice's event; its round 1 is paired)
+    Route("get", "/events/{event}/day/", 200, (302,), (404,)),
+    Route("post", "/events/{event}/day/settings/", 400, (302,), (404,)),
+    Route("post", "/events/{event}/day/judges/", 400, (302,), (404,), {"username": "nobody"}),
+    Route("post", "/events/{event}/day/players/add/", 400, (302,), (404,)),
+    Route("post", "/events/{event}/day/players/{player}/", 302, (302,), (404,), {"action": "check_in"}),
+    Route("post", "/events/{event}/day/pair/", 302, (302,), (404,)),
+    Route("post", "/events/{event}/day/swap/", 400, (302,), (404,), {"first": "x", "second": "y"}),
+    Route("post", "/api/events/{event}/top-cut/", 400, (401,), (404,), {}, json=True),
+    Route("post", "/events/{event}/day/results/{match}/", 302, (302,), (404,), {"wins": 2, "losses": 1, "draws": 0}),
+    Route("get", "/events/{event}/standings.csv", 200, (302,), (404,)),
+    Route("get", "/events/{event}/pairings/", 200, (302,), (404,)),
+    # a player's own part of the event link: alice sent no list, so she has none either
+    Route("post", "/e/{token}/check-in/", 404, (302,), (404,)),
+    Route("post", "/e/{token}/report/", 404, (302,), (404,), {"wins": 2, "losses": 0, "draws": 0}),
+    Route("post", "/e/{token}/drop/", 404, (302,), (404,)),
+    Route("get", "/api/events/", 200, (401,), (200,)),
+    Route("get", "/api/events/{event}/", 200, (401,), (404,)),
+    Route("patch", "/api/events/{event}/", 200, (401,), (404,), {"round_minutes": 45}, json=True),
+    Route("get", "/api/events/{event}/players/", 200, (401,), (404,)),
+    Route("post", "/api/events/{event}/players/", 400, (401,), (404,), {"user": "nobody"}, json=True),
+    Route("patch", "/api/events/{event}/players/{player}/", 200, (401,), (404,), {"checked_in": True}, json=True),
+    Route("get", "/api/events/{event}/rounds/", 200, (401,), (404,)),
+    Route("post", "/api/events/{event}/rounds/", 201, (401,), (404,), {}, json=True),
+    Route(
+        "post",
+        "/api/events/{event}/rounds/1/results/",
+        200,
+        (401,),
+        (404,),
+        {"table": 1, "wins": 2, "losses": 0, "draws": 0},
+        json=True,
+    ),
+    Route("get", "/api/events/{event}/standings/", 200, (401,), (404,)),
+    Route("get", "/api/events/{event}/top-cut/", 200, (401,), (404,)),
+    # API
+    Route("get", "/api/collection/", 200, (401,), (200,)),
+    Route("get", "/api/collection/stats/", 200, (401,), (200,)),
+    Route("get", "/api/collection/YXJQ-003/", 200, (401,), (200,)),
+    Route("patch", "/api/collection/YXJQ-003/", 200, (401,), (200,), {"add": 1}, json=True),
+    Route("get", "/api/decks/", 200, (200,), (200,)),
+    Route("get", "/api/decks/{deck}/", 200, (404,), (404,)),
+    Route("patch", "/api/decks/{deck}/", 200, (401,), (404,), {"name": "x"}, json=True),
+    Route("get", "/api/decks/{deck}/legality/", 200, (404,), (404,)),
+    Route("get", "/api/decks/{deck}/missing/", 200, (401,), (404,)),
+    Route("get", "/api/decks/{deck}/export/", 200, (404,), (404,)),
+    Route("get", "/api/decks/{deck}/odds/?card=YXJQ-003&k=1", 200, (404,), (404,)),
+    Route("get", "/api/decks/compare/?a={deck}&b={deck}", 200, (404,), (404,)),
+    Route("patch", "/api/decks/{deck}/", 200, (401,), (404,), {"built": True, "tags": ["x"]}, json=True),
+    Route("delete", "/api/decks/{deck}/", 204, (401,), (404,)),
+    # contributions: {proposal} is alice's, open, with a photo; alice is no curator, so she
+    # may not review (not even her own); {cardchange} is a change to a card's facts
+    Route("get", "/cards/五道·001/propose/", 200, (302,), (200,)),
+    Route("get", "/contributions/", 200, (302,), (200,)),
+    Route("get", "/contributions/{proposal}/", 200, (302,), (404,)),
+    Route("get", "/contributions/{proposal}/edit/", 200, (302,), (404,)),
+    Route("post", "/contributions/{proposal}/edit/", 302, (302,), (404,), {"note": "x", "cost": "4"}),
+    Route("get", "/contributions/{proposal}/photos/front/", 200, (302,), (404,)),
+    Route("post", "/contributions/{proposal}/withdraw/", 200, (302,), (404,)),
+    Route("post", "/contributions/{proposal}/withdraw/", 302, (302,), (404,), {"confirm": "yes"}),
+    Route("post", "/contributions/{proposal}/approve/", 403, (302,), (404,)),
+    Route("post", "/contributions/{proposal}/reject/", 403, (302,), (404,), {"reason": "x"}),
+    Route("get", "/review/", 403, (302,), (403,)),
+    Route("post", "/changes/{cardchange}/revert/", 403, (302,), (403,), {"confirm": "yes"}),
+    Route(
+        "post", "/api/cards/五道·001/proposals/", 201, (401,), (201,), {"facts": {"cost": 2}, "note": "x"}, json=True
+    ),
+    Route("get", "/api/proposals/", 200, (401,), (200,)),
+    Route("get", "/api/proposals/{proposal}/", 200, (401,), (404,)),
+    Route("post", "/api/proposals/{proposal}/photos/", 400, (401,), (404,), {"side": "front"}),
+    Route("post", "/api/proposals/{proposal}/approve/", 403, (401,), (404,), {}, json=True),
+    Route("post", "/api/proposals/{proposal}/reject/", 403, (401,), (404,), {"reason": "x"}, json=True),
+]
+
+
+@pytest.fixture
+def world(alice, bob, charlie, media_root):
+    own(alice, YXJQ_003=5, WJ_001=(1, 1))
+    deck = make_deck(alice, name=SECRET)
+    change = CollectionChange.objects.filter(user=alice).first()
+    event = Event.objects.create(organiser=alice, name=SECRET, deadline=timezone.now() + timedelta(days=1))
+    submission = Submission.objects.create(event=event, player_name="阿明", text="3 YXJQ-003\n武將: WJ-001\n")
+    paired_round(event)
+    match = Match.objects.filter(round__event=event, player_b__isnull=False).order_by("table").first()
+    proposal = propose(alice, cost="3", note=SECRET)
+    services.add_photo(proposal.pk, alice, "front", io.BytesIO(picture_bytes("PNG", (30, 40))))
+    other = propose(bob, code="五道·002", cost="2")
+    services.approve(other.pk, charlie)
+    return {
+        "proposal": proposal.pk,
+        "cardchange": CardChange.objects.get(card__code="五道·002").pk,
+        "deck": deck.pk,
+        "change": change.pk,
+        "event": event.pk,
+        "submission": submission.pk,
+        "token": event.token,
+        "player": event.players.first().pk,
+        "match": match.pk,
+    }
+
+
+def call(client: Client, route: Route, world: dict[str, int]):
+    url = route.url.format(**world)
+    if route.json:
+        return getattr(client, route.method)(url, json.dumps(route.data), content_type="application/json")
+    if route.method == "get":
+        return client.get(url)
+    data = {k: v.format(**world) if isinstance(v, str) else v for k, v in (route.data or {}).items()}
+    return getattr(client, route.method)(url, data)
+
+
+@pytest.mark.parametrize(
+    "route", ROUTES, ids=lambda r: f"{r.method} {r.url}{' confirmed' if r.data and r.data.get('confirm') else ''}"
+)
+def test_anonymous(route: Route, world, client: Client) -> None:
+    response = call(client, route, world)
+    assert response.status_code in route.anonymous, response.status_code
+    if response.status_code == 302:
+        assert response["Location"].startswith("/accounts/login/")
+    assert SECRET not in response.content.decode("utf-8", "replace")
+
+
+@pytest.mark.parametrize(
+    "route", ROUTES, ids=lambda r: f"{r.method} {r.url}{' confirmed' if r.data and r.data.get('confirm') else ''}"
+)
+def test_another_user(route: Route, world, bob_client: Client) -> None:
+    response = call(bob_client, route, world)
+    assert response.status_code in route.other, response.status_code
+    body = response.content.decode("utf-8-sig", "replace")
+    assert SECRET not in body
+    if route.method == "get":
+        assert "WJ-001," not in body and '"WJ-001"' not in body  # alice's cards never in bob's data
+
+
+@pytest.mark.parametrize(
+    "route", ROUTES, ids=lambda r: f"{r.method} {r.url}{' confirmed' if r.data and r.data.get('confirm') else ''}"
+)
+def test_the_owner(route: Route, world, alice_client: Client) -> None:
+    response = call(alice_client, route, world)
+    assert response.status_code == route.owner, (response.status_code, response.content[:300])

@@ -1,0 +1,121 @@
+"""Every page form, sent random and hostile values (NUL, lone surrogates, bidi marks, 100,000
+characters, odd numbers, nested brackets): the answer is never a 500, whatever the form."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from urllib.parse import quote
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from events.models import Event
+from tests.support.deck_helpers import make_deck
+
+pytestmark = pytest.mark.django_db
+
+HOSTILE = [
+    "\x00",
+    "\ud800",
+    "a\udfffb",
+    "\u202egpj.exe",
+    "\u2066x\u2069",
+    "x" * 100_000,
+    "[" * 5000,
+    "-1",
+    "1e309",
+    "99999999999999999999999",
+    "０",
+    "NaN",
+    "<script>alert(1)</script>",
+    "../../etc/passwd",
+    "%00",
+    "",
+    " ",
+    "武將: 劉備\n3 新兵",
+    "YXJQ-003",
+    "on",
+    "inc",
+    "delete",
+    "2026-12-21",
+    "2026-12-21T10:00",
+    "9999-12-31T23:59",
+    # Digits that str.isdigit() accepts and int() refuses or reads otherwise (webutil.numbers)
+    "²",
+    "٣",
+    "１２",
+    "1" * 4400,  # past int()'s limit on digits
+    str(2**40),
+    str(2**63),
+]
+values = st.one_of(st.sampled_from(HOSTILE), st.text(max_size=50), st.integers().map(str))
+
+FORMS: dict[str, list[str]] = {
+    "/check/": ["list", "format"],
+    "/decks/import/": ["text", "name", "format"],
+    "/decks/{deck}/build/": ["name", "format", "description", "public"],
+    "/decks/{deck}/change/": ["action", "card", "count", "section"],
+    "/collection/cards/YXJQ-003/": ["action", "quantity", "foil_quantity", "next", "compact"],
+    "/collection/wanted/YXJQ-003/": ["wanted"],
+    "/collection/import/": ["confirm", "mode"],
+    "/accounts/sharing/": ["action", "next"],
+    "/events/": ["name", "format", "deadline", "starts_on"],
+    "/events/{event}/": ["name", "format", "deadline", "starts_on"],
+    "/e/{token}/": ["player_name", "deck", "list"],
+    "/accounts/signup/": ["username", "password1", "password2"],
+    "/accounts/login/": ["username", "password", "next"],
+    "/accounts/password/reset/": ["email"],
+    "/accounts/delete/": ["password", "events", "new_organiser"],
+}
+QUERIES: dict[str, list[str]] = {
+    "/cards/": ["q", "set", "kind", "cost_min", "sort", "page", "per_page"],
+    "/decks/": ["general", "faction", "format", "legal", "sort", "page", "per_page"],
+    "/collection/": ["q", "kind", "page", "per_page"],
+    "/decks/compare/": ["a", "b"],
+    "/decks/{deck}/history/": ["a", "b"],
+}
+
+
+def _encode(fields: dict[str, str]) -> bytes:
+    # Lone surrogates cannot be UTF-8: they go on the wire as the bytes a broken client sends.
+    return "&".join(f"{quote(k)}={quote(v.encode('utf-8', 'surrogatepass'))}" for k, v in fields.items()).encode()
+
+
+@pytest.fixture
+def places(alice):
+    deck = make_deck(alice)
+    event = Event.objects.create(organiser=alice, name="賽", deadline=timezone.now() + timedelta(days=1))
+    return {"deck": deck.pk, "event": event.pk, "token": event.token}
+
+
+@pytest.mark.parametrize("url", FORMS)
+def test_page_forms_never_answer_500(url: str, alice, places) -> None:
+    client = Client(raise_request_exception=False)
+    client.force_login(alice)
+    target = url.format(**places)
+
+    @settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+    @given(st.fixed_dictionaries({}, optional={name: values for name in FORMS[url]}))
+    def send(fields: dict[str, str]) -> None:
+        response = client.post(target, _encode(fields), content_type="application/x-www-form-urlencoded")
+        assert response.status_code < 500, (fields, response.status_code)
+
+    send()
+
+
+@pytest.mark.parametrize("url", QUERIES)
+def test_page_queries_never_answer_500(url: str, alice, places) -> None:
+    client = Client(raise_request_exception=False)
+    client.force_login(alice)
+    target = url.format(**places)
+
+    @settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+    @given(st.fixed_dictionaries({}, optional={name: values for name in QUERIES[url]}))
+    def visit(fields: dict[str, str]) -> None:
+        response = client.get(f"{target}?{_encode(fields).decode()}")
+        assert response.status_code < 500, (fields, response.status_code)
+
+    visit()

@@ -1,0 +1,110 @@
+"""Every page, in each of the three languages, at a 360 px phone and a 1280 px desktop:
+
+- nothing scrolls sideways (wide tables scroll inside their own box);
+- axe-core (shipped by axe-playwright-python) finds no serious or critical violation.
+
+Public pages as a visitor, private ones as their owner (the authorization table's pages). A page
+added to the site joins tests/support/pages.py. Phone screenshots of the collection and the builder are saved as
+artifacts.
+"""
+
+from __future__ import annotations
+
+import shutil
+from datetime import timedelta
+
+import pytest
+from django.conf import settings as django_settings
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.utils import timezone
+
+from tests.support.browser_fixtures import ARTIFACTS, CHROMIUM
+from tests.support.collection_helpers import own
+from tests.support.deck_helpers import make_deck
+from tests.support.pages import PRINT_SHEETS, PRIVATE, PUBLIC, contributions, paired_round
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not shutil.which(CHROMIUM), reason=f"browser tests skipped: no chromium at {CHROMIUM}"),
+]
+
+LANGUAGES = ["zh-hant", "zh-hans", "en"]
+WIDTHS = [360, 1280]
+
+
+def _session_cookie(user) -> dict[str, str]:
+    client = Client()
+    client.force_login(user)
+    return {
+        "name": django_settings.SESSION_COOKIE_NAME,
+        "value": client.cookies[django_settings.SESSION_COOKIE_NAME].value,
+    }
+
+
+@pytest.fixture
+def world(site):
+    from events.models import Event
+
+    owner = get_user_model().objects.create_user("layout-owner", password="layout-password-1")
+    own(owner, YXJQ_003=3, YXJQ_004=(1, 1), WJ_001=1)
+    deck = make_deck(owner, name="蜀漢步兵", public=True)
+    event = Event.objects.create(organiser=owner, name="台北冬季賽", deadline=timezone.now() + timedelta(days=2))
+    paired_round(event)
+    places = {"deck": deck.pk, "event": event.pk, "token": event.token, "public": event.public_token}
+    places |= contributions(owner)
+    return {"site": site, "owner": owner, "places": places}
+
+
+# One test a page (its faults in its own report), each in three languages at two widths.
+PAGES = [(False, path) for path in PUBLIC if path not in PRINT_SHEETS] + [
+    (True, path) for path in PRIVATE if path not in PRINT_SHEETS
+]
+
+
+@pytest.fixture(scope="module")
+def contexts(browser):
+    """One browser context and page per language and width, kept for the module's tests (a new
+    one per test tripled the harness's time); each test sets its own cookies."""
+    made = {
+        (lang, width): browser.new_context(viewport={"width": width, "height": 800})
+        for lang in LANGUAGES
+        for width in WIDTHS
+    }
+    yield {key: (context, context.new_page()) for key, context in made.items()}
+    for context in made.values():
+        context.close()
+
+
+@pytest.mark.parametrize(("logged_in", "path"), PAGES, ids=[path for _logged_in, path in PAGES])
+def test_no_page_scrolls_sideways_or_fails_axe(contexts, world, logged_in: bool, path: str) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    axe = Axe()
+    cookie = _session_cookie(world["owner"])
+    host = world["site"].split("//", 1)[1].split(":")[0]
+    faults: list[str] = []
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    url = path.format(**world["places"])
+    for language in LANGUAGES:
+        for width in WIDTHS:
+            context, page = contexts[(language, width)]
+            context.clear_cookies()
+            cookies = [{"name": "django_language", "value": language, "domain": host, "path": "/"}]
+            if logged_in:
+                cookies.append({**cookie, "domain": host, "path": "/"})
+            context.add_cookies(cookies)
+            response = page.goto(world["site"] + url)
+            assert response is not None and response.status == 200, (url, response and response.status)
+            scroll = page.evaluate("document.documentElement.scrollWidth")
+            if scroll > width:
+                faults.append(f"{language} {width}px {url}: scrolls sideways ({scroll} px)")
+            violations = axe.run(page).response["violations"]
+            for v in violations:
+                if v["impact"] in ("serious", "critical"):
+                    targets = ", ".join(str(n["target"][0])[:60] for n in v["nodes"][:3])
+                    faults.append(f"{language} {width}px {url}: {v['id']} ({targets})")
+            if width == 360 and language == "zh-hant" and path in ("/collection/", "/decks/{deck}/build/"):
+                name = "phone-collection" if path == "/collection/" else "phone-builder"
+                page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    assert faults == [], "\n".join(faults)

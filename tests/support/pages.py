@@ -1,0 +1,103 @@
+"""Every page of the site, for the harnesses that walk them all (languages, layout and axe).
+A new page joins one of these lists. Placeholders: {deck}, {event}, {token} (the owner's),
+{proposal} (the owner's, open), {review} (another player's, for the owner to review: the owner
+is a curator)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+# Pages anyone may read (a visitor).
+PUBLIC = [
+    "/",
+    "/cards/",
+    "/cards/?view=grid",
+    "/cards/WJ-001/",
+    "/cards/YXJQ-003/",
+    "/cards/LSHJ-001/",
+    "/cards/syntax/",
+    "/sets/",
+    "/sets/YXJQ/",
+    "/check/",
+    "/check/many/",
+    "/decks/",
+    "/decks/{deck}/",
+    "/decks/{deck}/history/",
+    "/decks/{deck}/sheet/",
+    "/decks/{deck}/odds/?card=YXJQ-003&k=2",
+    "/decks/{deck}/sample/?seed=7&turn=2&aside=0",
+    "/decks/compare/?a={deck}&b={deck}",
+    "/t/{public}/",
+    "/events/meta/",
+    "/cards/incomplete/",
+    "/changes/",
+    "/cards/五道·002/history/",
+    "/accounts/login/",
+    "/accounts/signup/",
+    "/accounts/password/reset/",
+    "/accounts/password/reset/done/",
+    "/accounts/password/reset/complete/",
+]
+# Pages of one user (read as their owner).
+PRIVATE = [
+    "/collection/",
+    "/collection/completion/",
+    "/collection/trade/",
+    "/collection/history/",
+    "/collection/import/",
+    "/collection/missing/YXJQ/",
+    "/decks/mine/",
+    "/decks/mine/?archived=1",
+    "/decks/shopping/?deck={deck}&wishlist=1",
+    "/decks/archive/",
+    "/decks/{deck}/build/",
+    "/decks/import/",
+    "/events/",
+    "/events/{event}/",
+    "/events/{event}/sheets/",
+    "/events/{event}/day/",
+    "/events/{event}/pairings/",
+    "/accounts/",
+    "/accounts/delete/",
+    "/e/{token}/",
+    "/cards/五道·001/propose/",
+    "/contributions/",
+    "/contributions/{proposal}/",
+    "/contributions/{proposal}/edit/",
+    "/contributions/{review}/",
+    "/review/",
+]
+# Print sheets are A4 pages, not screens: the layout test leaves them out.
+PRINT_SHEETS = frozenset({"/decks/{deck}/sheet/", "/events/{event}/sheets/"})
+
+
+def paired_round(event: Any) -> None:
+    """Give an event of the harnesses a tournament day to show: three players (one a late
+    arrival), round 1 paired (so a bye too), one result in."""
+    from events import tournament_day as day
+    from tests.support.decklists import LEGAL_40
+
+    for name in ("陳大文", "林美玲"):
+        day.add_player(event, name, LEGAL_40)
+    day.players_from_lists(event)
+    event.players.update(checked_in=True, legal=True)
+    round_ = day.pair_next_round(event)
+    match = round_.matches.filter(player_b__isnull=False).first()
+    day.enter_result(match, 2, 1, 0)
+
+
+def contributions(owner: Any) -> dict[str, int]:
+    """The owner proposes a fact, is a curator, and has another player's proposal to review;
+    a third, approved, gives a card a history."""
+    from django.contrib.auth import get_user_model
+
+    from contributions import services
+    from tests.support.contribution_helpers import make_curator, propose
+
+    make_curator(owner)
+    mine = propose(owner, cost="3", text="登場時，摸一張牌。")
+    player = get_user_model().objects.create_user("contributor", password="contributor-password-1")
+    review = propose(player, code="五道·003", troop_class="騎兵", tier="銀", stars="2")
+    approved = propose(player, code="五道·002", cost="2", note="我的卡，第二刷")
+    services.approve(approved.pk, owner)
+    return {"proposal": mine.pk, "review": review.pk}

@@ -1,0 +1,197 @@
+"""How many SQL queries each main page and endpoint costs with 10 and with 200 cards shown.
+
+Shared by tests/site_wide/test_query_counts.py (which requires the two to be equal) and bench/queries.py
+(which prints the report).
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from catalog.images import pictures_for
+from catalog.lookup import catalog_index
+from catalog.models import Card, CardChange
+from collection.services import set_counts
+from contributions.models import Proposal
+from decks.data import DeckData
+from decks.models import Deck
+from decks.services import refresh_verdicts, save_deck
+from events import tournament_day as day
+from events.models import Event, Submission
+
+
+def _count(client: Client, method: str, url: str, data: Any = None) -> int:
+    cache.clear()  # measure the work, not a cached answer
+    with CaptureQueriesContext(connection) as ctx:
+        if method == "get":
+            response = client.get(url)
+        elif method == "json":
+            response = client.post(url, json.dumps(data), content_type="application/json")
+        else:
+            response = client.post(url, data or {}, HTTP_HX_REQUEST="true")
+    assert response.status_code in (200, 302), (url, response.status_code)
+    return len(ctx.captured_queries)
+
+
+def report() -> dict[str, dict[str, int]]:
+    users = get_user_model().objects
+    cards = list(Card.objects.order_by("position"))
+    deck_cards = [c for c in cards if c.is_deck_card]
+    setups: dict[int, dict[str, Any]] = {}
+    for size in (10, 200):
+        user = users.create_user(f"counter{size}", password="query-count-password-1")
+        for card in cards[:size]:
+            set_counts(user, card, quantity=2)
+        chosen = (deck_cards * 2)[:size] if size > len(deck_cards) else deck_cards[:size]
+        main = {c.code: 2 for c in chosen} if size <= len(deck_cards) else {c.code: 2 for c in cards[:size]}
+        deck = save_deck(Deck(owner=user, public=True), DeckData(f"deck{size}", "standard", "WJ-001", main, {}))
+        client = Client()
+        client.force_login(user)
+        text = "\n".join(f"1 {c.code}" for c in cards[:size])
+        event = Event.objects.create(organiser=user, name=f"event{size}", deadline=timezone.now() + timedelta(days=1))
+        Submission.objects.bulk_create([Submission(event=event, player_name=f"p{i}", text=text) for i in range(size)])
+        for i in range(size - 1):  # `size` decks of the user's own, all public
+            save_deck(Deck(owner=user, public=True), DeckData(f"deck{size}-{i}", "standard", "WJ-001", main, {}))
+        # A tournament day of `size` players: two rounds paired, every result in.
+        day.players_from_lists(event)
+        event.players.update(checked_in=True, legal=True)
+        for _round in range(2):
+            for match in day.pair_next_round(event).matches.filter(player_b__isnull=False):
+                day.enter_result(match, 2, 1, 0)
+        # Contributions: `size` proposals of the user's (a curator's queue too), `size` changes of a card.
+        user.is_staff = True
+        user.save(update_fields=["is_staff"])
+        Proposal.objects.bulk_create(
+            [Proposal(card=cards[i % 20], author=user, facts={"cost": i}, note=f"n{i}") for i in range(size)]
+        )
+        CardChange.objects.bulk_create(
+            [
+                CardChange(card=cards[size], source="contribution", changes={"cost": [i, i + 1]}, proposer=user)
+                for i in range(size)
+            ]
+        )
+        setups[size] = {"client": client, "deck": deck, "list": text, "event": event, "changed": cards[size]}
+    anonymous = Client()
+    # What each process builds once per catalogue version (the card index, the picture index) is
+    # built before measuring: the report counts what every request costs, not the first one.
+    catalog_index()
+    pictures_for(None)
+    refresh_verdicts()  # decks check themselves once per catalogue version
+    rows: dict[str, dict[str, int]] = {}
+
+    def measure(name: str, make: Any) -> None:
+        rows[name] = {str(size): make(size) for size in (10, 200)}
+
+    measure("GET /cards/ (anonymous)", lambda n: _count(anonymous, "get", f"/cards/?per_page={n}"))
+    measure(
+        "GET /cards/ (logged in, with counts)", lambda n: _count(setups[n]["client"], "get", f"/cards/?per_page={n}")
+    )
+    measure("GET /cards/?view=grid", lambda n: _count(anonymous, "get", f"/cards/?per_page={n}&view=grid"))
+    measure("GET /api/cards/", lambda n: _count(anonymous, "get", f"/api/cards/?page_size={n}"))
+    measure("GET /api/cards/?q=", lambda n: _count(anonymous, "get", f"/api/cards/?page_size={n}&q=kind:troop"))
+    measure("GET /collection/", lambda n: _count(setups[n]["client"], "get", f"/collection/?per_page={n}"))
+    measure("GET /api/collection/", lambda n: _count(setups[n]["client"], "get", f"/api/collection/?page_size={n}"))
+    measure("GET /collection/completion/", lambda n: _count(setups[n]["client"], "get", "/collection/completion/"))
+    measure("GET /collection/trade/", lambda n: _count(setups[n]["client"], "get", "/collection/trade/"))
+    measure("GET /collection/export.csv", lambda n: _count(setups[n]["client"], "get", "/collection/export.csv"))
+    measure("GET /decks/<id>/", lambda n: _count(setups[n]["client"], "get", f"/decks/{setups[n]['deck'].pk}/"))
+    measure(
+        "GET /decks/<id>/build/", lambda n: _count(setups[n]["client"], "get", f"/decks/{setups[n]['deck'].pk}/build/")
+    )
+    measure(
+        "POST /decks/<id>/change/ (builder)",
+        lambda n: _count(
+            setups[n]["client"], "post", f"/decks/{setups[n]['deck'].pk}/change/", {"action": "inc", "card": "YXJQ-003"}
+        ),
+    )
+    measure(
+        "GET /decks/<id>/sheet/", lambda n: _count(setups[n]["client"], "get", f"/decks/{setups[n]['deck'].pk}/sheet/")
+    )
+    measure("GET /api/decks/<id>/", lambda n: _count(setups[n]["client"], "get", f"/api/decks/{setups[n]['deck'].pk}/"))
+    measure(
+        "GET /api/decks/<id>/legality/",
+        lambda n: _count(setups[n]["client"], "get", f"/api/decks/{setups[n]['deck'].pk}/legality/"),
+    )
+    # Lists of decks: 10 and 200 decks shown (each deck with its entries and general).
+    measure("GET /decks/ (public)", lambda n: _count(anonymous, "get", f"/decks/?per_page={n}"))
+    measure("GET /decks/mine/", lambda n: _count(setups[n]["client"], "get", "/decks/mine/"))
+    measure("GET /api/decks/?public=1", lambda n: _count(anonymous, "get", f"/api/decks/?public=1&page_size={n}"))
+    measure("GET /api/decks/ (mine)", lambda n: _count(setups[n]["client"], "get", f"/api/decks/?page_size={n}"))
+    # What the reader can build: n public decks compared with the reader's collection.
+    measure(
+        "GET /decks/?buildable=1&sort=missing",
+        lambda n: _count(setups[n]["client"], "get", f"/decks/?per_page={n}&sort=missing&buildable=1"),
+    )
+    measure(
+        "GET /api/decks/?public=1&sort=-owned_share",
+        lambda n: _count(setups[n]["client"], "get", f"/api/decks/?public=1&page_size={n}&sort=-owned_share"),
+    )
+    measure(
+        "GET /decks/shopping/ (all my decks)",
+        lambda n: _count(
+            setups[n]["client"],
+            "get",
+            "/decks/shopping/?wishlist=1&"
+            + "&".join(f"deck={d.pk}" for d in Deck.objects.filter(owner=setups[n]["deck"].owner)[:50]),
+        ),
+    )
+    for page in ("odds/?card=YXJQ-003&k=2", "odds/?q=kind:troop", "sample/?seed=3&turn=6&aside=1"):
+        measure(
+            f"GET /decks/<id>/{page}",
+            lambda n, page=page: _count(setups[n]["client"], "get", f"/decks/{setups[n]['deck'].pk}/{page}"),
+        )
+    measure(
+        "GET /api/decks/<id>/odds/",
+        lambda n: _count(setups[n]["client"], "get", f"/api/decks/{setups[n]['deck'].pk}/odds/?card=YXJQ-003"),
+    )
+    measure(
+        "GET /decks/compare/",
+        lambda n: _count(
+            setups[n]["client"], "get", f"/decks/compare/?a={setups[n]['deck'].pk}&b={setups[n]['deck'].pk}"
+        ),
+    )
+    measure(
+        "GET /decks/archive/everything.zip",
+        lambda n: _count(setups[n]["client"], "get", "/decks/archive/everything.zip"),
+    )
+    measure("POST /api/legality/", lambda n: _count(anonymous, "json", "/api/legality/", {"list": setups[n]["list"]}))
+    for page in ("", "sheets/", "export.csv"):  # n lists of n cards each
+        measure(
+            f"GET /events/<id>/{page}",
+            lambda n, page=page: _count(setups[n]["client"], "get", f"/events/{setups[n]['event'].pk}/{page}"),
+        )
+    for page in ("day/", "pairings/", "standings.csv"):  # n players, two rounds played
+        measure(
+            f"GET /events/<id>/{page}",
+            lambda n, page=page: _count(setups[n]["client"], "get", f"/events/{setups[n]['event'].pk}/{page}"),
+        )
+    measure(
+        "GET /t/<token>/ (the venue's page)",
+        lambda n: _count(anonymous, "get", f"/t/{setups[n]['event'].public_token}/"),
+    )
+    for page in ("standings/", "rounds/", "players/"):
+        measure(
+            f"GET /api/events/<id>/{page}",
+            lambda n, page=page: _count(setups[n]["client"], "get", f"/api/events/{setups[n]['event'].pk}/{page}"),
+        )
+    measure(
+        "POST /check/",
+        lambda n: _count(anonymous, "post", "/check/", {"list": setups[n]["list"], "format": "standard"}),
+    )
+    for page in ("/contributions/", "/review/", "/api/proposals/", "/changes/", "/changes/feed/", "/cards/incomplete/"):
+        measure(f"GET {page}", lambda n, page=page: _count(setups[n]["client"], "get", page))
+    for page in ("/cards/{}/history/", "/api/cards/{}/history/"):
+        measure(
+            f"GET {page.format('<code>')}",
+            lambda n, page=page: _count(anonymous, "get", page.format(setups[n]["changed"].code)),
+        )
+    return rows
