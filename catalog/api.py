@@ -322,33 +322,24 @@ class SetDetailView(CatalogueCacheMixin, generics.RetrieveAPIView):
 
 
 class ChangeOutputSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
+    """A change to a card: this serializer both produces the answer and documents it."""
+
+    id = serializers.IntegerField(source="pk")
     created_at = serializers.DateTimeField()
     # "source" is a serializer field's own attribute in DRF: the change's origin is named so.
     origin = serializers.ChoiceField(
-        choices=CardChange.Source.choices, help_text="printed (a load of the data file), contribution, admin or revert"
+        source="source",
+        choices=CardChange.Source.choices,
+        help_text="printed (a load of the data file), contribution, admin or revert",
     )
     changes = serializers.DictField(
         child=serializers.ListField(child=serializers.JSONField(), min_length=2, max_length=2),
         help_text="{fact: [before, after]}",
     )
     note = serializers.CharField()
-    proposer = serializers.CharField(allow_null=True)
-    reviewer = serializers.CharField(allow_null=True)
-    reverts = serializers.IntegerField(allow_null=True)
-
-
-def change_json(change: CardChange) -> dict[str, Any]:
-    return {
-        "id": change.pk,
-        "created_at": change.created_at,
-        "origin": change.source,
-        "changes": change.changes,
-        "note": change.note,
-        "proposer": change.proposer.username if change.proposer else None,
-        "reviewer": change.reviewer.username if change.reviewer else None,
-        "reverts": change.reverts_id,
-    }
+    proposer = serializers.CharField(source="proposer.username", allow_null=True)
+    reviewer = serializers.CharField(source="reviewer.username", allow_null=True)
+    reverts = serializers.IntegerField(source="reverts_id", allow_null=True)
 
 
 class CardHistoryView(APIView):
@@ -362,4 +353,4 @@ class CardHistoryView(APIView):
         if card is None:
             raise NotFound(_("No card with the code “%(code)s”.") % {"code": code[:40]})
         changes = CardChange.objects.for_history().filter(card=card)[:200]
-        return Response([ChangeOutputSerializer(change_json(c)).data for c in changes])
+        return Response(ChangeOutputSerializer(changes, many=True).data)

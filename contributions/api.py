@@ -80,37 +80,25 @@ class PhotoInputSerializer(serializers.Serializer):
 
 
 class ProposalOutputSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    card = serializers.CharField(help_text="The card's code")
-    author = serializers.CharField()
+    """A proposal: this serializer both produces the answer and documents it."""
+
+    id = serializers.IntegerField(source="pk")
+    card = serializers.CharField(source="card.code", help_text="The card's code")
+    author = serializers.CharField(source="author.username")
     status = serializers.ChoiceField(choices=Proposal.Status.values)
     facts = serializers.JSONField()
     base = serializers.JSONField(help_text="The card's values of those facts when proposed")
     note = serializers.CharField()
-    photos = serializers.ListField(child=serializers.CharField(), help_text="The sides with a photo")
+    photos = serializers.ListField(
+        child=serializers.CharField(), source="photo_sides", help_text="The sides with a photo"
+    )
     created_at = serializers.DateTimeField()
-    reviewer = serializers.CharField(allow_null=True)
+    reviewer = serializers.CharField(source="reviewer.username", allow_null=True)
     reviewed_at = serializers.DateTimeField(allow_null=True)
     reason = serializers.CharField()
-    change = serializers.IntegerField(allow_null=True, help_text="The history entry an approval made")
-
-
-def proposal_json(proposal: Proposal) -> dict[str, Any]:
-    return {
-        "id": proposal.pk,
-        "card": proposal.card.code,
-        "author": proposal.author.username,
-        "status": proposal.status,
-        "facts": proposal.facts,
-        "base": proposal.base,
-        "note": proposal.note,
-        "photos": [p.side for p in proposal.photos.all()],
-        "created_at": proposal.created_at,
-        "reviewer": proposal.reviewer.username if proposal.reviewer else None,
-        "reviewed_at": proposal.reviewed_at,
-        "reason": proposal.reason,
-        "change": proposal.change_id,
-    }
+    change = serializers.IntegerField(
+        source="change_id", allow_null=True, help_text="The history entry an approval made"
+    )
 
 
 def _proposal(request: Request, proposal_id: int) -> Proposal:
@@ -125,7 +113,7 @@ def _json_body(properties: dict[str, Any], required: list[str] | None = None) ->
 
 
 def _fresh(proposal_id: int) -> dict[str, Any]:
-    return ProposalOutputSerializer(proposal_json(Proposal.objects.for_lists().get(pk=proposal_id))).data
+    return ProposalOutputSerializer(Proposal.objects.for_lists().get(pk=proposal_id)).data
 
 
 class CardProposalsView(APIView):
@@ -178,7 +166,7 @@ class ProposalListView(APIView):
             rows = rows.of(request.user)
         if wanted:
             rows = rows.filter(status=wanted)
-        return Response([ProposalOutputSerializer(proposal_json(p)).data for p in rows[:200]])
+        return Response(ProposalOutputSerializer(rows[:200], many=True).data)
 
 
 class ProposalDetailView(APIView):
@@ -186,7 +174,7 @@ class ProposalDetailView(APIView):
 
     @extend_schema(responses={200: ProposalOutputSerializer, 401: ERROR, 404: ERROR})
     def get(self, request: Request, proposal_id: int) -> Response:
-        return Response(ProposalOutputSerializer(proposal_json(_proposal(request, proposal_id))).data)
+        return Response(ProposalOutputSerializer(_proposal(request, proposal_id)).data)
 
 
 class ProposalPhotoView(APIView):

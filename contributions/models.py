@@ -73,6 +73,11 @@ class Proposal(models.Model):
         return reverse("contributions:detail", args=[self.pk])
 
     @property
+    def photo_sides(self) -> list[str]:
+        """The sides with a photo (read from the prefetched photos of a list)."""
+        return [photo.side for photo in self.photos.all()]
+
+    @property
     def is_open(self) -> bool:
         return self.status == self.Status.OPEN
 

@@ -16,7 +16,7 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.permissions import IsAuthenticated
@@ -26,7 +26,7 @@ from rest_framework.views import APIView
 
 from events import services
 from events import tournament_day as day
-from events.models import Event, Match, Player, Round
+from events.models import Event, Match, Player
 from rules_check import FORMATS
 from rules_check.decklist import MAX_BYTES
 from tournament import TIEBREAKERS
@@ -86,11 +86,13 @@ class EventInputSerializer(serializers.ModelSerializer):
 
 
 class EventOutputSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
+    """An event's settings: this serializer both produces the answer and documents it."""
+
+    id = serializers.IntegerField(source="pk")
     name = serializers.CharField()
     format = serializers.CharField()
     deadline = serializers.DateTimeField()
-    rounds = serializers.IntegerField(help_text="Swiss rounds: as set, or ⌈log2 n⌉ of the active players")
+    rounds = serializers.SerializerMethodField(help_text="Swiss rounds: as set, or ⌈log2 n⌉ of the active players")
     best_of = serializers.IntegerField()
     top_cut = serializers.IntegerField()
     round_minutes = serializers.IntegerField()
@@ -101,24 +103,9 @@ class EventOutputSerializer(serializers.Serializer):
     checkin_open = serializers.BooleanField()
     locked = serializers.BooleanField()
 
-
-def event_json(event: Event) -> dict[str, Any]:
-    return {
-        "id": event.pk,
-        "name": event.name,
-        "format": event.format,
-        "deadline": event.deadline,
-        "rounds": event.swiss_rounds(len(day.active_players(event))),
-        "best_of": event.best_of,
-        "top_cut": event.top_cut,
-        "round_minutes": event.round_minutes,
-        "win_points": event.win_points,
-        "draw_points": event.draw_points,
-        "loss_points": event.loss_points,
-        "lists_public": event.lists_public,
-        "checkin_open": event.checkin_open,
-        "locked": event.locked,
-    }
+    @extend_schema_field(OpenApiTypes.INT)
+    def get_rounds(self, event: Event) -> int:
+        return event.swiss_rounds(len(day.active_players(event)))
 
 
 class EventListView(APIView):
@@ -127,14 +114,14 @@ class EventListView(APIView):
     @extend_schema(responses={200: EventOutputSerializer(many=True), 401: ERROR})
     def get(self, request: Request) -> Response:
         events = day.events_run_by(request.user).order_by("-deadline", "-pk")[:200]
-        return Response([EventOutputSerializer(event_json(e)).data for e in events])
+        return Response(EventOutputSerializer(events, many=True).data)
 
     @extend_schema(request=EventInputSerializer, responses={201: EventOutputSerializer, 400: ERROR, 401: ERROR})
     def post(self, request: Request) -> Response:
         payload = EventInputSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
         event = Event.objects.create(organiser=cast(User, request.user), **payload.validated_data)
-        return Response(EventOutputSerializer(event_json(event)).data, status=status.HTTP_201_CREATED)
+        return Response(EventOutputSerializer(event).data, status=status.HTTP_201_CREATED)
 
 
 class EventDetailView(APIView):
@@ -142,7 +129,7 @@ class EventDetailView(APIView):
 
     @extend_schema(responses={200: EventOutputSerializer, 401: ERROR, 404: ERROR})
     def get(self, request: Request, event_id: int) -> Response:
-        return Response(EventOutputSerializer(event_json(_event(request, event_id))).data)
+        return Response(EventOutputSerializer(_event(request, event_id)).data)
 
     @extend_schema(
         request=EventInputSerializer,
@@ -158,7 +145,7 @@ class EventDetailView(APIView):
             event = services.change_settings(event, payload.validated_data)
         except services.EventClosed as exc:
             raise ValidationError({"detail": [str(exc)]}) from None
-        return Response(EventOutputSerializer(event_json(event)).data)
+        return Response(EventOutputSerializer(event).data)
 
 
 # --- players -----------------------------------------------------------------------------------
@@ -183,21 +170,11 @@ class PlayerPatchSerializer(serializers.Serializer):
 
 
 class PlayerOutputSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
+    id = serializers.IntegerField(source="pk")
     name = serializers.CharField()
     legal = serializers.BooleanField()
     checked_in = serializers.BooleanField()
     dropped = serializers.BooleanField()
-
-
-def player_json(player: Player) -> dict[str, Any]:
-    return {
-        "id": player.pk,
-        "name": player.name,
-        "legal": player.legal,
-        "checked_in": player.checked_in,
-        "dropped": player.dropped,
-    }
 
 
 class PlayerListView(APIView):
@@ -207,7 +184,7 @@ class PlayerListView(APIView):
     def get(self, request: Request, event_id: int) -> Response:
         event = _event(request, event_id)
         day.players_from_lists(event)
-        return Response([player_json(p) for p in event.players.all()])
+        return Response(PlayerOutputSerializer(event.players.all(), many=True).data)
 
     @extend_schema(
         request=PlayerInputSerializer, responses={201: PlayerOutputSerializer, 400: ERROR, 401: ERROR, 404: ERROR}
@@ -230,7 +207,7 @@ class PlayerListView(APIView):
                 raise ValidationError({"list": [str(exc)]}) from None
             player.checked_in = False
             player.save(update_fields=["checked_in"])
-        return Response(PlayerOutputSerializer(player_json(player)).data, status=status.HTTP_201_CREATED)
+        return Response(PlayerOutputSerializer(player).data, status=status.HTTP_201_CREATED)
 
 
 class PlayerDetailView(APIView):
@@ -248,7 +225,7 @@ class PlayerDetailView(APIView):
             player = day.set_checked_in(player, payload.validated_data["checked_in"])
         if "dropped" in payload.validated_data:
             player = day.set_dropped(player, payload.validated_data["dropped"])
-        return Response(PlayerOutputSerializer(player_json(player)).data)
+        return Response(PlayerOutputSerializer(player).data)
 
 
 # --- rounds and results -----------------------------------------------------------------------
@@ -256,8 +233,8 @@ class PlayerDetailView(APIView):
 
 class PairingSerializer(serializers.Serializer):
     table = serializers.IntegerField()
-    player_a = serializers.IntegerField()
-    player_b = serializers.IntegerField(allow_null=True, help_text="None for the bye")
+    player_a = serializers.IntegerField(source="player_a_id")
+    player_b = serializers.IntegerField(source="player_b_id", allow_null=True, help_text="None for the bye")
     a_wins = serializers.IntegerField(allow_null=True)
     b_wins = serializers.IntegerField(allow_null=True)
     draws = serializers.IntegerField(allow_null=True)
@@ -269,29 +246,7 @@ class RoundOutputSerializer(serializers.Serializer):
     kind = serializers.CharField()
     seed = serializers.IntegerField()
     ends = serializers.DateTimeField()
-    pairings = PairingSerializer(many=True)
-
-
-def match_json(m: Match) -> dict[str, Any]:
-    return {
-        "table": m.table,
-        "player_a": m.player_a_id,
-        "player_b": m.player_b_id,
-        "a_wins": m.a_wins,
-        "b_wins": m.b_wins,
-        "draws": m.draws,
-        "disputed": m.disputed,
-    }
-
-
-def round_json(round_: Round) -> dict[str, Any]:
-    return {
-        "number": round_.number,
-        "kind": round_.kind,
-        "seed": round_.seed,
-        "ends": round_.ends,
-        "pairings": [match_json(m) for m in round_.matches.all()],
-    }
+    pairings = PairingSerializer(many=True, source="matches")
 
 
 class RoundListView(APIView):
@@ -303,7 +258,7 @@ class RoundListView(APIView):
     def get(self, request: Request, event_id: int) -> Response:
         event = _event(request, event_id)
         rounds = event.tournament_rounds.prefetch_related("matches")
-        return Response([round_json(r) for r in rounds])
+        return Response(RoundOutputSerializer(rounds, many=True).data)
 
     @extend_schema(request=None, responses={201: RoundOutputSerializer, 400: ERROR, 401: ERROR, 404: ERROR})
     def post(self, request: Request, event_id: int) -> Response:
@@ -313,7 +268,7 @@ class RoundListView(APIView):
             round_ = day.pair_next_round(event)
         except day.TournamentError as exc:
             raise _refused(exc) from None
-        return Response(RoundOutputSerializer(round_json(round_)).data, status=status.HTTP_201_CREATED)
+        return Response(RoundOutputSerializer(round_).data, status=status.HTTP_201_CREATED)
 
 
 class TopCutView(APIView):
@@ -325,7 +280,7 @@ class TopCutView(APIView):
     def get(self, request: Request, event_id: int) -> Response:
         event = _event(request, event_id)
         rounds = event.tournament_rounds.filter(kind="top").prefetch_related("matches")
-        return Response([round_json(r) for r in rounds])
+        return Response(RoundOutputSerializer(rounds, many=True).data)
 
     @extend_schema(request=None, responses={201: RoundOutputSerializer, 400: ERROR, 401: ERROR, 404: ERROR})
     def post(self, request: Request, event_id: int) -> Response:
@@ -334,7 +289,7 @@ class TopCutView(APIView):
             round_ = day.pair_top_cut(event)
         except day.TournamentError as exc:
             raise _refused(exc) from None
-        return Response(RoundOutputSerializer(round_json(round_)).data, status=status.HTTP_201_CREATED)
+        return Response(RoundOutputSerializer(round_).data, status=status.HTTP_201_CREATED)
 
 
 class ResultInputSerializer(serializers.Serializer):
@@ -381,7 +336,7 @@ class ResultView(APIView):
                 match = day.report(match, mine, data["wins"], data["losses"], data["draws"])
         except day.TournamentError as exc:
             raise _refused(exc) from None
-        return Response(PairingSerializer(match_json(match)).data)
+        return Response(PairingSerializer(match).data)
 
 
 class StandingSerializer(serializers.Serializer):
