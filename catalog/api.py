@@ -243,7 +243,8 @@ CARD_FILTER_PARAMETERS = [
 
 
 # Every documented parameter but free text, and the ordering django-filter adds (`sort`).
-_NOT_BLANK = [p.name for p in CARD_FILTER_PARAMETERS if p.type.get("type") != "string"] + ["sort"]
+_NOT_BLANK = [p.name for p in CARD_FILTER_PARAMETERS if isinstance(p.type, dict) and p.type.get("type") != "string"]
+_NOT_BLANK.append("sort")
 
 
 class CardListView(CatalogueCacheMixin, generics.ListAPIView):
