@@ -475,7 +475,11 @@ def test_a_cards_face_shows_on_hover_and_on_the_first_tap(site: str, browser) ->
         name.hover()
         expect(preview).to_be_visible()
         assert "/cards/YXJQ-003/face.svg" in (preview.locator("img").get_attribute("src") or "")
-        assert preview.locator("img").evaluate("i => i.complete && i.naturalWidth > 0")  # the face was drawn
+        # the face was drawn (waited for: on a busy machine the picture arrives after the box shows)
+        page.wait_for_function(
+            "() => { const i = document.querySelector('.face-preview img'); return i && i.complete && i.naturalWidth > 0 }",
+            timeout=10_000,
+        )
         page.mouse.move(5, 5)
         expect(preview).to_be_hidden()
     # a verdict names its cards, and they preview too
