@@ -213,15 +213,6 @@ ERRORS = {
 }
 
 
-def refuse_blank_numbers(request: Request) -> None:
-    """A number or a choice given empty (`?cost=`, `?kind=`, `?sort=`) is a 400, as the schema
-    says what it holds: a filter left empty is left out of the query, not sent blank. Free text
-    (`q`, `affiliation`) may be empty."""
-    blank = [name for name in _NOT_BLANK if "" in request.query_params.getlist(name)]
-    if blank:
-        raise ValidationError({name: [_("A value is needed.")] for name in blank})
-
-
 # The catalogue's filters, documented precisely (also used by /api/collection/).
 CARD_FILTER_PARAMETERS = [
     _text("q", "Search: names in either script, pinyin (liubei, lb), codes (yxjq3, WD-001), skills text"),
@@ -247,6 +238,15 @@ _NOT_BLANK = [p.name for p in CARD_FILTER_PARAMETERS if isinstance(p.type, dict)
 _NOT_BLANK.append("sort")
 
 
+def refuse_blank_values(request: Request) -> None:
+    """A number or a choice given empty (`?cost=`, `?kind=`, `?sort=`) is a 400, as the schema
+    says what it holds: a filter left empty is left out of the query, not sent blank. Free text
+    (`q`, `affiliation`) may be empty."""
+    blank = [name for name in _NOT_BLANK if "" in request.query_params.getlist(name)]
+    if blank:
+        raise ValidationError({name: [_("A value is needed.")] for name in blank})
+
+
 class CardListView(CatalogueCacheMixin, generics.ListAPIView):
     """The catalogue, filtered like the card list page; search with `q`."""
 
@@ -261,7 +261,7 @@ class CardListView(CatalogueCacheMixin, generics.ListAPIView):
         responses={200: CardOutputSerializer(many=True), **ERRORS},
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Any:
-        refuse_blank_numbers(request)
+        refuse_blank_values(request)
         return super().get(request, *args, **kwargs)
 
     def get_queryset(self) -> QuerySet[Card]:

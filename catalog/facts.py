@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy
 from catalog import cache_version, textkeys, vocab
 from catalog.models import Card, CardChange, rebuild_search_keys
 from rules_check import model as rules
+from webutil.numbers import whole_number
 
 if TYPE_CHECKING:
     from django.utils.functional import _StrPromise
@@ -112,9 +113,10 @@ class Fact:
         if isinstance(raw, bool) or not isinstance(raw, int | str):
             raise FactError(self.name, _("Expected a whole number."))
         if isinstance(raw, str):
-            if not re.fullmatch(r"\s*\d{1,4}\s*", raw):
+            number = whole_number(raw.strip(), max_digits=4)  # ASCII digits only, as everywhere
+            if number is None:
                 raise FactError(self.name, _("Expected a whole number."))
-            raw = int(raw)
+            raw = number
         if not self.low <= raw <= self.high:
             raise FactError(
                 self.name, _("Expected a whole number from %(low)d to %(high)d.") % {"low": self.low, "high": self.high}

@@ -18,7 +18,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from catalog.api import CARD_FILTER_PARAMETERS, ERRORS, refuse_blank_numbers
+from catalog.api import CARD_FILTER_PARAMETERS, ERRORS, refuse_blank_values
 from catalog.filters import CardFilter
 from catalog.models import Card
 from collection import queries
@@ -64,7 +64,7 @@ class CollectionListView(generics.ListAPIView):
         responses={200: CollectionEntryOutputSerializer(many=True), **ERRORS, 401: UNAUTHORIZED},
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Any:
-        refuse_blank_numbers(request)
+        refuse_blank_values(request)
         return super().get(request, *args, **kwargs)
 
     def get_queryset(self) -> QuerySet[Card]:

@@ -154,15 +154,15 @@ def check_files(files: list[tuple[str, bytes]], format_name: str, limits: BatchL
     checking stops at its time budget (BatchError, 413, naming the bound)."""
     if len(files) > limits.files:
         raise BatchError(_("At most %(max)d files at once.") % {"max": limits.files}, 413)
-    rows, texts = [], {}
+    rows = []
     for name, content in sorted(files):
         row = BatchRow(file=name)
         try:
-            texts[name] = strip_bidi(decode(content))
+            row.text = strip_bidi(decode(content))
         except DeckListError as exc:
             row.error = str(exc)
         rows.append(row)
-    lines = sum(text.count("\n") + 1 for text in texts.values())
+    lines = sum(row.text.count("\n") + 1 for row in rows if row.text is not None)
     if lines > limits.lines:
         raise BatchError(
             _("The lists have %(lines)s lines together; at most %(max)s are checked at once.")
@@ -171,7 +171,7 @@ def check_files(files: list[tuple[str, bytes]], format_name: str, limits: BatchL
         )
     deadline = time.monotonic() + limits.seconds
     for row in rows:
-        if row.error is not None:
+        if row.text is None:
             continue
         if time.monotonic() > deadline:
             raise BatchError(
@@ -179,7 +179,6 @@ def check_files(files: list[tuple[str, bytes]], format_name: str, limits: BatchL
                 % {"seconds": f"{limits.seconds:g}"},
                 413,
             )
-        row.text = texts[row.file]
         try:
             parsed, verdict = check_list(row.text, format_name)
         except DeckListError as exc:

@@ -87,7 +87,9 @@ class ParsedList:
     declared_format: str | None = None
     # Lines that cannot be read, grouped by their reason (the problem's code and words): one
     # problem for the same reason, however many lines share it, listed in order of first line.
-    unread: dict[tuple[str, tuple[tuple[str, str], ...]], list[int]] = field(default_factory=dict)
+    unread: dict[tuple[str, tuple[tuple[str, str], ...]], list[int]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     def note(self, code: str, number: int, **values: str) -> None:
         self.unread.setdefault((code, tuple(sorted(values.items()))), []).append(number)

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from rest_framework.exceptions import ParseError, ValidationError
 from rest_framework.parsers import JSONParser
 
-from webutil.text import UnsafeText, clean_document
+from webutil.text import BIDI, UnsafeText, clean_document
 
 # A deck is {"cards": [{"card": …}]}: depth 3. Nothing we accept is deeper than a few levels.
 MAX_DEPTH = 32
@@ -55,9 +55,15 @@ class SafeJSONParser(JSONParser):
         if json_depth(data) > MAX_DEPTH:
             raise ParseError(_("JSON nested deeper than %(n)d levels is not accepted.") % {"n": MAX_DEPTH})
         try:
-            document = json.loads(data.decode("utf-8"), parse_constant=_refuse_constant)
+            text = data.decode("utf-8")
+            document = json.loads(text, parse_constant=_refuse_constant)
         except (ValueError, RecursionError) as exc:
             raise ParseError(_("The body is not valid JSON: %(reason)s") % {"reason": str(exc)[:120]}) from None
+        # A NUL or a lone surrogate reaches valid JSON only as a \u escape (raw, the one is not
+        # JSON and the other not UTF-8): a body with neither an escape nor a bidi control is
+        # clean already, and is not walked.
+        if "\\u" not in text and not BIDI.search(text):
+            return document
         try:
             return clean_document(document)
         except UnsafeText as exc:

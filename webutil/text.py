@@ -8,6 +8,7 @@ import re
 # the rest of a line around ("‮gpj.exe" shows as "exe.jpg"). No name, note or count needs one.
 BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 _DELETE_BIDI = str.maketrans("", "", BIDI_CONTROLS)
+BIDI = re.compile(f"[{BIDI_CONTROLS}]")
 
 
 # Chinese characters (the unified ideographs and their extensions and compatibility forms).

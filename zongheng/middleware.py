@@ -15,7 +15,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext as _
 
-from webutil.text import BIDI_CONTROLS, strip_bidi
+from webutil.text import BIDI, strip_bidi
 from zongheng.views import not_found, refusal
 
 # Our pages: nothing inline, nothing from elsewhere. SVG faces and bars use attributes, not CSS.
@@ -47,8 +47,6 @@ class ContentSecurityPolicyMiddleware:
             response["Content-Security-Policy"] = self.relaxed if relaxed else self.strict
         return response
 
-
-BIDI = re.compile(f"[{BIDI_CONTROLS}]")
 
 # How large a request body each part of the site accepts. Uploads are the only large bodies:
 # a request over its limit is answered 413 before anything is read or written to disk.

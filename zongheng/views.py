@@ -59,6 +59,10 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     return render(request, "404.html", status=404)
 
 
+# What the database driver raises when it cannot be reached or answer in time.
+DATABASE_DOWN = (OperationalError, InterfaceError)
+
+
 # Seconds a client is asked to wait when the database cannot be reached (a restart takes a few).
 RETRY_AFTER = 10
 
@@ -71,10 +75,6 @@ def server_error(request: HttpRequest) -> HttpResponse:
     if request.path.startswith("/api/"):
         return JsonResponse({"detail": "Server error."}, status=500)
     return render(request, "500.html", status=500)
-
-
-# What the database driver raises when it cannot be reached or answer in time.
-DATABASE_DOWN = (OperationalError, InterfaceError)
 
 
 def database_unavailable(request: HttpRequest) -> HttpResponse:

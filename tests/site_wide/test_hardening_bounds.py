@@ -417,3 +417,9 @@ def test_the_worst_anonymous_requests_stay_within_their_memory_bound(client: Cli
     }
     for name, work in worst.items():
         assert _peak_megabytes(work) < 100, name
+
+
+def test_two_lists_of_one_name_are_each_checked(client: Client) -> None:
+    files = [SimpleUploadedFile("a.txt", LEGAL_40.encode()), SimpleUploadedFile("a.txt", b"3 zz\n")]
+    html = client.post("/check/many/", {"files": files, "format": "standard"}).content.decode()
+    assert html.count('<tr class="legal">') == 1 and html.count('<tr class="illegal">') == 1
