@@ -10,7 +10,7 @@ from django.db import transaction
 from django.http import HttpRequest
 from django.utils.html import format_html
 
-from catalog import cache_version, facts, images
+from catalog import cache_version, changes, facts, images
 from catalog.loading import CARD_FIELDS
 from catalog.models import Card, CardChange, CardImage, CardSet, rebuild_search_keys
 
@@ -96,7 +96,7 @@ class CardImageAdmin(admin.ModelAdmin):
 @admin.register(Card)
 class CardAdmin(admin.ModelAdmin):
     list_display = ["code", "name", "set", "kind", "cost", "power", "health", "life", "tier", "stars"]
-    list_filter = ["set", "kind", "troop_class", "faction", "tier", "stars", "speed", "element"]
+    list_filter = ["set", *(fact.name for fact in facts.FILTERS if fact.kind != facts.TEXT)]
     search_fields = ["code", "name", "name_simplified", "pinyin_key", "text"]
     readonly_fields = (*Card.DERIVED_FIELDS, "provenance", "aliases")
     list_select_related = ["set"]
@@ -107,7 +107,7 @@ class CardAdmin(admin.ModelAdmin):
             # A maintainer's correction joins the card's history, like a reviewed contribution.
             stored = Card.objects.select_for_update().get(pk=obj.pk)
             values = {f: getattr(obj, f) for f in CARD_FIELDS if getattr(stored, f) != getattr(obj, f)}
-            facts.apply_change(stored, values, source=CardChange.Source.ADMIN, reviewer=request.user)
+            changes.apply_change(stored, values, source=CardChange.Source.ADMIN, reviewer=request.user)
             obj.provenance, obj.aliases = stored.provenance, stored.aliases
         # A maintainer's correction must refresh the search keys and every cached answer.
         obj.compute_derived()

@@ -95,28 +95,18 @@ class CatalogueCacheMixin:
         return response
 
 
-_LABELLED: dict[str, Any] = {
-    "kind": vocab.Kind,
-    "troop_class": vocab.TroopClass,
-    "faction": vocab.Faction,
-    "speed": vocab.Speed,
-    "element": vocab.Element,
-    "tier": vocab.Tier,
-}
-
-
 class LabelSerializer(serializers.Serializer):
     zh = serializers.CharField()
     en = serializers.CharField()
 
 
-class LabelsSerializer(serializers.Serializer):
-    kind = LabelSerializer()
-    troop_class = LabelSerializer(allow_null=True)
-    faction = LabelSerializer(allow_null=True)
-    speed = LabelSerializer(allow_null=True)
-    element = LabelSerializer(allow_null=True)
-    tier = LabelSerializer(allow_null=True)
+# One label a choice fact (catalog.facts): {"kind": {"zh": "部隊", "en": "Troop"}, ...}; null
+# for a fact the card does not have.
+LabelsSerializer = type(
+    "LabelsSerializer",
+    (serializers.Serializer,),
+    {fact.name: LabelSerializer(allow_null=not fact.required) for fact in facts.CHOICE_FACTS},
+)
 
 
 class PictureSerializer(serializers.Serializer):
@@ -130,6 +120,14 @@ class PictureSerializer(serializers.Serializer):
 class PicturesSerializer(serializers.Serializer):
     front = PictureSerializer(allow_null=True)
     back = PictureSerializer(allow_null=True)
+
+
+# A choice's printed (Traditional) label, as the card prints it.
+_PRINTED: dict[str, dict[str, str]] = {
+    fact.name: {value: str(label) for value, label in fact.choices.choices}
+    for fact in facts.CHOICE_FACTS
+    if fact.choices
+}
 
 
 class CardOutputSerializer(serializers.ModelSerializer):
@@ -160,7 +158,8 @@ class CardOutputSerializer(serializers.ModelSerializer):
     )
     def get_provenance(self, card: Card) -> dict[str, str | int]:
         return {
-            name: card.provenance[name]["change"] if name in card.provenance else facts.PRINTED for name in facts.FACTS
+            name: card.provenance[name]["change"] if name in card.provenance else facts.PRINTED
+            for name in facts.PROPOSABLE
         }
 
     @extend_schema_field(PicturesSerializer)
@@ -172,9 +171,9 @@ class CardOutputSerializer(serializers.ModelSerializer):
     def get_labels(self, card: Card) -> dict[str, dict[str, str] | None]:
         """Display labels of the slug fields: {"kind": {"zh": "部隊", "en": "Troop"}, ...}."""
         out: dict[str, dict[str, str] | None] = {}
-        for field, enum in _LABELLED.items():
-            slug = getattr(card, field)
-            out[field] = {"zh": enum(slug).label, "en": vocab.ENGLISH[slug]} if slug else None
+        for fact in facts.CHOICE_FACTS:
+            slug = getattr(card, fact.name)
+            out[fact.name] = {"zh": _PRINTED[fact.name][slug], "en": vocab.ENGLISH[slug]} if slug else None
         return out
 
 
@@ -213,21 +212,28 @@ ERRORS = {
 }
 
 
-# The catalogue's filters, documented precisely (also used by /api/collection/).
+def _fact_parameters(fact: facts.Fact) -> list[OpenApiParameter]:
+    name, english = fact.name, fact.english
+    if fact.choices is not None:
+        return [_choices(name, fact.choices.values, f"{english}: one or more")]
+    if fact.kind != facts.INT:
+        return [_text(name, f"{english}, as printed (either script)")]
+    exact = [_number(name, fact.low, fact.high, english)]
+    if fact.filter != facts.RANGE:
+        return exact
+    return [
+        *exact,
+        _number(f"{name}_min", fact.low, fact.high, f"{english} at least"),
+        _number(f"{name}_max", fact.low, fact.high, f"{english} at most"),
+    ]
+
+
+# The catalogue's filters, documented precisely (also used by /api/collection/): the search box
+# and the set, then each fact's filter as catalog.filters makes it.
 CARD_FILTER_PARAMETERS = [
     _text("q", "Search: names in either script, pinyin (liubei, lb), codes (yxjq3, WD-001), skills text"),
-    _text("affiliation", "The troop's affiliation as printed (either script)"),
     _choices("set", list(vocab.SETS), "Set code(s)"),
-    _choices("kind", vocab.Kind.values, "Kind(s)"),
-    _choices("troop_class", vocab.TroopClass.values, "Troop class(es)"),
-    _choices("faction", vocab.Faction.values, "Faction(s)"),
-    _choices("tier", vocab.Tier.values, "Rarity tier(s)"),
-    _choices("speed", vocab.Speed.values, "Tactic speed(s)"),
-    _choices("element", vocab.Element.values, "Tactic element(s)"),
-    _number("stars", 1, 5, "Rarity stars"),
-    _number("cost", 0, 99, "Cost"),
-    _number("cost_min", 0, 99, "Cost at least"),
-    _number("cost_max", 0, 99, "Cost at most"),
+    *(parameter for fact in facts.FILTERS for parameter in _fact_parameters(fact)),
     _number("page", 1, 10**6, "Page number"),
     _number("page_size", 1, MAX_PAGE_SIZE, f"Cards per page (default 50, at most {MAX_PAGE_SIZE})"),
 ]

@@ -1,9 +1,15 @@
-"""The facts of a card that people may supply, defined once: how each is read and checked, which
-kinds of card print it (so that a missing one makes the card incomplete), and how a change is
-applied and recorded in the card's history.
+"""The facts of a card, defined once (`FACTS`): how each is stored, read, checked, searched,
+filtered and shown, and which kinds of card print it (so that a missing one makes the card
+incomplete).
 
-Contributions (a higher layer) propose and review; the catalogue applies a reviewed change here,
-and so do the admin and `loadcatalog`, so every change to a card has one history.
+Everything that lists card facts is derived from here: the Card model's columns (their
+choices and bounds), the data file's loader, the card list's filters and the API's documented
+parameters, the API's labels, the query language's keywords, the card page's fact rows, the
+contribution form and the incomplete report. Adding a plain fact touches the model (one line
+and its migration), the data file, this list, the translations and a test.
+
+This module imports no model: the model is built from it. How a change is applied and recorded
+is catalog.changes.
 """
 
 from __future__ import annotations
@@ -13,24 +19,36 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db import transaction
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, gettext_noop
 
-from catalog import cache_version, textkeys, vocab
-from catalog.models import Card, CardChange, rebuild_search_keys
+from catalog import vocab
 from rules_check import model as rules
 from webutil.numbers import whole_number
 
 if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
     from django.utils.functional import _StrPromise
+
+    from catalog.models import Card
 
 # Curators review proposals; staff count as curators (GLOSSARY: `curators`).
 CURATORS = "curators"
 PRINTED = "printed"
 MAX_TEXT = 2000
+
+# How a fact is typed.
+INT = "int"
+CHOICE = "choice"
+TEXT = "text"
+NAME = "name"
+
+# How a fact filters the card list and the API: by its value, or also by a range (`cost_min`).
+EXACT = "exact"
+RANGE = "range"
 
 
 def is_curator(user: AbstractBaseUser | AnonymousUser) -> bool:
@@ -58,52 +76,110 @@ class FactError(ValueError):
 
 
 ALL_KINDS = frozenset(vocab.Kind.values)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
 @dataclass(frozen=True)
 class Fact:
-    name: str  # the card JSON's field name
-    label: _StrPromise
-    kind: str  # "int", "choice", "text", "name"
+    name: str  # the Card field and the card JSON's key
+    english: str  # its name in English (marked for translation; `label` is the reader's)
+    kind: str  # INT, CHOICE, TEXT or NAME
     expected: frozenset[str] = frozenset()  # kinds of card that print it (empty: none must)
-    choices: type | None = None
+    shown: frozenset[str] | None = None  # kinds whose page shows it (None: those expected)
+    choices: type[models.TextChoices] | None = None
     low: int = 0
-    high: int = 999
-    max_length: int = 40
-    aliases: tuple[str, ...] = ()  # names for `missing:` in the query language
+    high: int = 99
+    max_length: int = 40  # the column's width for text and choices
+    required: bool = False  # every card has it (the name, the kind)
+    proposable: bool = True  # a contribution may change it
+    keyword: tuple[str, ...] = ()  # the query language's words for it, the first its name
+    aliases: tuple[str, ...] = ()  # more words for it in `missing:`
+    help: str = ""  # what the keyword means, on the syntax page (marked for translation)
+    example: str = ""
+    filter: str = ""  # EXACT or RANGE: a filter of the card list and the API
+    row: bool = True  # a row of the card page's facts (the name, kind and text are shown apart)
+    row_english: str = ""  # the row's heading when not the fact's name
+    display: str = ""  # how the row shows it, when not by its value (catalog.templatetags.cards)
+    fallback: str = ""  # a Card field shown when the value is unknown (a printed X cost)
+    joins: tuple[str, ...] = ()  # other facts shown in this fact's row (stars with the metal)
+    unit: str = ""  # printed after the value, as the card prints it
+
+    @property
+    def label(self) -> _StrPromise:
+        return gettext_lazy(self.english)
+
+    @property
+    def row_label(self) -> _StrPromise:
+        return gettext_lazy(self.row_english or self.english)
+
+    @property
+    def shown_on(self) -> frozenset[str]:
+        return self.expected if self.shown is None else self.shown
+
+    @property
+    def input_length(self) -> int:
+        """How long a typed value may be: a number's digits, a choice's word, a text's column."""
+        if self.kind == INT:
+            return 4
+        if self.kind == CHOICE:
+            return 40
+        return self.max_length
+
+    def model_field(self, **options: Any) -> models.Field[Any, Any]:
+        """The Card's column for this fact: its type, choices and bounds, from here."""
+        if not self.required:
+            options |= {"null": True, "blank": True}
+        if self.kind == INT:
+            bounds = [MinValueValidator(self.low), MaxValueValidator(self.high)]
+            return models.PositiveSmallIntegerField(validators=bounds, **options)
+        if self.kind == CHOICE:
+            assert self.choices is not None
+            return models.CharField(max_length=self.max_length, choices=self.choices.choices, **options)
+        if self.max_length > 255:
+            return models.TextField(**options)
+        return models.CharField(max_length=self.max_length, **options)
+
+    def words(self) -> dict[str, str] | None:
+        """What the query language and a contribution accept for a choice, to its slug."""
+        return vocab.value_words(self.choices.choices) if self.choices is not None else None
 
     def missing(self) -> Q:
         """Cards of a kind that prints this fact, without it."""
         empty = Q(**{f"{self.name}__isnull": True})
-        if self.kind in ("text", "name"):
+        if self.kind in (TEXT, NAME):
             empty |= Q(**{self.name: ""})
-        if self.name == "cost":
-            empty &= Q(cost_text__isnull=True)
+        if self.fallback:
+            empty &= Q(**{f"{self.fallback}__isnull": True})
         return Q(kind__in=sorted(self.expected)) & empty
+
+    def is_missing(self, card: Card) -> bool:
+        return getattr(card, self.name) in (None, "") and not (self.fallback and getattr(card, self.fallback))
 
     def parse(self, raw: Any) -> Any:
         """The stored value of what was typed or sent, or FactError."""
         if raw is None or (isinstance(raw, str) and not raw.strip()):
             raise FactError(self.name, _("Give a value, or leave the fact out."))
-        if self.kind == "int":
+        if self.kind == INT:
             return self._parse_int(raw)
         if not isinstance(raw, str):
             raise FactError(self.name, _("Expected text."))
         text = raw.strip()
-        if re.search(r"[\x00-\x08\x0b-\x1f\x7f]", text):
+        if _CONTROL.search(text):
             raise FactError(self.name, _("Control characters are not allowed."))
-        if self.kind == "choice":
+        if self.kind == CHOICE:
             assert self.choices is not None
-            slug = vocab.value_words(self.choices.choices).get(text.lower().replace(" ", ""))  # type: ignore[attr-defined]
+            slug = _words(self.name).get(text.lower().replace(" ", ""))
             if slug is None:
-                allowed = ", ".join(self.choices.values)  # type: ignore[attr-defined]
+                allowed = ", ".join(self.choices.values)
                 raise FactError(
                     self.name, _("“%(value)s” is not one of %(allowed)s.") % {"value": text[:40], "allowed": allowed}
                 )
             return slug
         if len(text) > self.max_length:
             raise FactError(self.name, _("At most %(n)d characters.") % {"n": self.max_length})
-        if self.kind == "name":
+        if self.kind == NAME:
+            from catalog import textkeys  # opencc loads when a name is first read, not with the model
+
             if any(ch in text for ch in " ,，\u3000"):
                 raise FactError(self.name, _("A name has no spaces or commas."))
             return textkeys.to_traditional(text)  # names are kept as printed, in Traditional
@@ -130,43 +206,188 @@ _LEADERS = frozenset(rules.CHOOSABLE_GENERAL_KINDS)
 _GENERALS = frozenset(rules.GENERAL_KINDS)
 _TACTICS = frozenset({rules.TACTIC})
 
+# In the order the card page shows them, the query language lists its keywords and the
+# incomplete report its columns.
 FACTS: dict[str, Fact] = {
     fact.name: fact
     for fact in (
-        Fact("name", gettext_lazy("Name as printed"), "name"),
-        Fact("text", gettext_lazy("Skills text"), "text", ALL_KINDS, max_length=MAX_TEXT, aliases=("技能", "文字")),
-        Fact("cost", gettext_lazy("Cost"), "int", _DECK, aliases=("費用", "费用")),
-        Fact("power", gettext_lazy("Power"), "int", _UNITS, aliases=("戰力", "战力")),
-        Fact("health", gettext_lazy("Health"), "int", _UNITS, aliases=("生命",)),
-        Fact("life", gettext_lazy("Life"), "int", _LEADERS, aliases=("血量",)),
+        Fact("name", gettext_noop("Name as printed"), NAME, required=True, row=False),
         Fact(
-            "troop_class",
-            gettext_lazy("Class"),
-            "choice",
-            _UNITS | _LEADERS,
-            vocab.TroopClass,
-            aliases=("class", "類型", "类型"),
+            "kind",
+            gettext_noop("Kind"),
+            CHOICE,
+            choices=vocab.Kind,
+            max_length=20,
+            required=True,
+            proposable=False,
+            keyword=("kind", "k", "種類", "种类"),
+            help=gettext_noop("the kind of card"),
+            example="kind:tactic",
+            filter=EXACT,
+            row=False,
         ),
-        Fact("affiliation", gettext_lazy("Affiliation"), "text", max_length=20),
-        Fact("faction", gettext_lazy("Faction"), "choice", _GENERALS, vocab.Faction, aliases=("陣營", "阵营")),
-        Fact("speed", gettext_lazy("Speed"), "choice", _TACTICS, vocab.Speed, aliases=("速度",)),
-        Fact("element", gettext_lazy("Element"), "choice", _TACTICS, vocab.Element, aliases=("屬性", "属性")),
         Fact(
             "tier",
-            gettext_lazy("Rarity metal"),
-            "choice",
+            gettext_noop("Rarity metal"),
+            CHOICE,
             ALL_KINDS,
-            vocab.Tier,
-            aliases=("rarity", "稀有度", "等級", "等级"),
+            choices=vocab.Tier,
+            max_length=8,
+            keyword=("tier", "r", "等級", "等级"),
+            aliases=("rarity", "稀有度"),
+            help=gettext_noop("rarity metal"),
+            example="tier:silver",
+            filter=EXACT,
+            row_english=gettext_noop("Rarity"),
+            display="rarity",
+            joins=("stars",),
         ),
-        Fact("stars", gettext_lazy("Rarity stars"), "int", low=1, high=5),
-        Fact("awakening", gettext_lazy("Awakening"), "int", frozenset({rules.AWAKENED_GENERAL})),
+        Fact(
+            "stars",
+            gettext_noop("Rarity stars"),
+            INT,
+            low=1,
+            high=5,
+            shown=ALL_KINDS,
+            keyword=("stars", "星", "星級", "星级"),
+            help=gettext_noop("rarity stars, 1 to 5"),
+            example="stars>=4",
+            filter=EXACT,
+            row=False,
+        ),
+        Fact(
+            "cost",
+            gettext_noop("Cost"),
+            INT,
+            _DECK,
+            keyword=("cost", "費用", "费用"),
+            help=gettext_noop("cost"),
+            example="cost<=3",
+            filter=RANGE,
+            fallback="cost_text",
+        ),
+        Fact(
+            "power",
+            gettext_noop("Power"),
+            INT,
+            _UNITS,
+            keyword=("power", "戰力", "战力"),
+            help=gettext_noop("troop power"),
+            example="power>2",
+        ),
+        Fact(
+            "health",
+            gettext_noop("Health"),
+            INT,
+            _UNITS,
+            keyword=("health", "生命"),
+            help=gettext_noop("troop health"),
+            example="health>=5",
+        ),
+        Fact(
+            "affiliation",
+            gettext_noop("Affiliation"),
+            TEXT,
+            shown=_UNITS,
+            max_length=20,
+            keyword=("affiliation", "a", "所屬", "所属"),
+            help=gettext_noop("the troop's affiliation as printed, in either script"),
+            example="a:羽林",
+            filter=EXACT,
+        ),
+        Fact(
+            "troop_class",
+            gettext_noop("Class"),
+            CHOICE,
+            _UNITS | _LEADERS,
+            shown=_UNITS | _GENERALS,
+            choices=vocab.TroopClass,
+            max_length=12,
+            keyword=("class", "c", "類型", "类型"),
+            help=gettext_noop("troop class"),
+            example="class:騎兵",
+            filter=EXACT,
+        ),
+        Fact(
+            "life",
+            gettext_noop("Life"),
+            INT,
+            _LEADERS,
+            shown=_GENERALS,
+            keyword=("life", "血量"),
+            help=gettext_noop("a general's life"),
+            example="life>=35",
+        ),
+        Fact(
+            "faction",
+            gettext_noop("Faction"),
+            CHOICE,
+            _GENERALS,
+            choices=vocab.Faction,
+            max_length=8,
+            keyword=("faction", "f", "陣營", "阵营"),
+            help=gettext_noop("faction of a general"),
+            example="faction:wei",
+            filter=EXACT,
+        ),
+        Fact("awakening", gettext_noop("Awakening"), INT, frozenset({rules.AWAKENED_GENERAL}), unit="武魂"),
+        Fact(
+            "speed",
+            gettext_noop("Speed"),
+            CHOICE,
+            _TACTICS,
+            choices=vocab.Speed,
+            max_length=8,
+            keyword=("speed", "速度"),
+            help=gettext_noop("tactic speed"),
+            example="speed:fast",
+            filter=EXACT,
+        ),
+        Fact(
+            "element",
+            gettext_noop("Element"),
+            CHOICE,
+            _TACTICS,
+            choices=vocab.Element,
+            max_length=8,
+            keyword=("element", "e", "屬性", "属性"),
+            help=gettext_noop("tactic element"),
+            example="e:fire",
+            filter=EXACT,
+        ),
+        Fact(
+            "text",
+            gettext_noop("Skills text"),
+            TEXT,
+            ALL_KINDS,
+            max_length=MAX_TEXT,
+            keyword=("text", "t", "技能", "文字"),
+            help=gettext_noop("skills text"),
+            example='t:"造成2點傷害"',
+            row=False,
+        ),
     )
 }
-# What `missing:` accepts: the fact's name and its aliases (English and Chinese), to the fact.
+PROPOSABLE: dict[str, Fact] = {name: fact for name, fact in FACTS.items() if fact.proposable}
+CHOICE_FACTS: tuple[Fact, ...] = tuple(fact for fact in FACTS.values() if fact.kind == CHOICE)
+FILTERS: tuple[Fact, ...] = tuple(fact for fact in FACTS.values() if fact.filter)
+# What `missing:` accepts: the fact's name, its keyword's words and its aliases, to the fact.
 MISSING_WORDS: dict[str, str] = {
-    word.lower(): fact.name for fact in FACTS.values() if fact.expected for word in (fact.name, *fact.aliases)
+    word.lower(): fact.name
+    for fact in FACTS.values()
+    if fact.expected
+    for word in (fact.name, *fact.keyword, *fact.aliases)
 }
+_WORDS: dict[str, dict[str, str]] = {}
+
+
+def _words(name: str) -> dict[str, str]:
+    # Made when first asked (they need opencc), once a process.
+    if name not in _WORDS:
+        words = FACTS[name].words()
+        assert words is not None
+        _WORDS[name] = words
+    return _WORDS[name]
 
 
 def incomplete() -> Q:
@@ -183,20 +404,12 @@ def expected_facts(card: Card) -> list[Fact]:
 
 
 def offered(card: Card) -> list[Fact]:
-    """The facts a proposal for this card may change: what its kind prints, its name, its
-    rarity, and an affiliation for units."""
-    always = {"name", "text", "tier", "stars"}
-    if card.is_unit:
-        always.add("affiliation")
-    return [fact for fact in FACTS.values() if fact.name in always or card.kind in fact.expected]
+    """The facts a proposal for this card may change: its name and what its page shows."""
+    return [fact for fact in PROPOSABLE.values() if fact.required or card.kind in fact.shown_on]
 
 
 def missing_facts(card: Card) -> list[str]:
-    return [
-        fact.name
-        for fact in expected_facts(card)
-        if getattr(card, fact.name) in (None, "") and not (fact.name == "cost" and card.cost_text)
-    ]
+    return [fact.name for fact in expected_facts(card) if fact.is_missing(card)]
 
 
 def check(values: Mapping[str, Any], card: Card) -> dict[str, Any]:
@@ -206,7 +419,7 @@ def check(values: Mapping[str, Any], card: Card) -> dict[str, Any]:
         raise FactError("", _("Change at least one fact."))
     clean: dict[str, Any] = {}
     for name, raw in values.items():
-        fact = FACTS.get(name)
+        fact = PROPOSABLE.get(name)
         if fact is None:
             raise FactError(str(name)[:40], _("“%(name)s” is not a fact of a card.") % {"name": str(name)[:40]})
         clean[name] = fact.parse(raw)
@@ -219,65 +432,3 @@ def check(values: Mapping[str, Any], card: Card) -> dict[str, Any]:
 
 def current(card: Card, names: list[str]) -> dict[str, Any]:
     return {name: getattr(card, name) for name in names}
-
-
-def apply_change(
-    card: Card,
-    values: Mapping[str, Any],
-    *,
-    source: str,
-    note: str = "",
-    proposer: Any = None,
-    reviewer: Any = None,
-    provenance: Mapping[str, Any] | None = None,
-    reverts: CardChange | None = None,
-) -> CardChange | None:
-    """Set facts of a card (already checked), with its derived keys, aliases and provenance,
-    and record the change. The caller holds the card's row lock inside a transaction. None
-    when nothing differs."""
-    changes = {name: [getattr(card, name), value] for name, value in values.items() if getattr(card, name) != value}
-    if not changes:
-        return None
-    change = CardChange.objects.create(
-        card=card,
-        source=source,
-        changes=changes,
-        note=note,
-        proposer=proposer,
-        reviewer=reviewer,
-        provenance_before={name: card.provenance.get(name) for name in changes},
-        reverts=reverts,
-    )
-    if "name" in changes and changes["name"][0] not in card.aliases:
-        # Lists saved under the old name (event lists, imports) must still read.
-        card.aliases = [*card.aliases, changes["name"][0]]
-    provenance_after = dict(card.provenance)
-    for name in changes:
-        chosen = (provenance or {}).get(name, {"change": change.pk, "note": note} if source != PRINTED else None)
-        if chosen is None:
-            provenance_after.pop(name, None)
-        else:
-            provenance_after[name] = chosen
-    card.provenance = provenance_after
-    for name, (_before, after) in changes.items():
-        setattr(card, name, after)
-    card.compute_derived()
-    card.save()
-    rebuild_search_keys([card])
-    transaction.on_commit(cache_version.bump)
-    return change
-
-
-def revert(change: CardChange, reviewer: Any) -> CardChange | None:
-    """Put back what a change replaced (itself a new history entry), under the card's lock."""
-    with transaction.atomic():
-        card = Card.objects.select_for_update().get(pk=change.card_id)
-        values = {name: before for name, (before, _after) in change.changes.items()}
-        return apply_change(
-            card,
-            values,
-            source=CardChange.Source.REVERT,
-            reviewer=reviewer,
-            provenance={k: v for k, v in change.provenance_before.items()},
-            reverts=change,
-        )

@@ -7,15 +7,17 @@ from typing import Any
 
 import django_filters
 from django import forms
-from django.db import models
 from django.db.models import F, QuerySet
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from catalog import query
+from catalog import facts, query
 from catalog.models import Card
-from catalog.vocab import SETS, Element, Faction, Kind, Speed, Tier, TroopClass
+from catalog.vocab import SETS
 from webutil.querystring import tidy_query
+
+MAX_TEXT_FILTER = 200
 
 # sort value -> order_by fields; the catalogue order (position) breaks ties.
 SORTS: dict[str, list[Any]] = {
@@ -96,31 +98,53 @@ class IntegerFilter(django_filters.NumberFilter):
     field_class = forms.IntegerField
 
 
-def _choices(enum: type[models.TextChoices]) -> list[tuple[str, str]]:
-    return [(value, str(label)) for value, label in enum.choices]
+def _fact_filters() -> dict[str, django_filters.Filter]:
+    """The filters of the facts that have one (catalog.facts), in the registry's order: a
+    choice by ticked boxes, a number exactly (and by a range when the fact says so), a text
+    as printed."""
+    out: dict[str, django_filters.Filter] = {}
+    for fact in facts.FILTERS:
+        if fact.choices is not None:
+            out[fact.name] = ChoicesFilter(choices=fact.choices.choices, label=fact.label)
+        elif fact.kind == facts.INT:
+            bounds = {"min_value": fact.low, "max_value": fact.high}
+            out[fact.name] = IntegerFilter(label=fact.label, **bounds)
+            if fact.filter == facts.RANGE:
+                out[f"{fact.name}_min"] = IntegerFilter(
+                    field_name=fact.name,
+                    lookup_expr="gte",
+                    label=format_lazy(_("{fact} at least"), fact=fact.label),
+                    **bounds,
+                )
+                out[f"{fact.name}_max"] = IntegerFilter(
+                    field_name=fact.name,
+                    lookup_expr="lte",
+                    label=format_lazy(_("{fact} at most"), fact=fact.label),
+                    **bounds,
+                )
+        else:
+            out[fact.name] = django_filters.CharFilter(label=fact.label, max_length=MAX_TEXT_FILTER)
+    return out
 
 
-class CardFilter(django_filters.FilterSet):
-    q = QueryFilter(method="filter_q", label=_("Search"), max_length=200)
+class CardFilterBase(django_filters.FilterSet):
+    """The search box and the set, which are not card facts; CardFilter adds the facts'."""
+
+    q = QueryFilter(method="filter_q", label=_("Search"), max_length=MAX_TEXT_FILTER)
     set = ChoicesFilter(
         field_name="set__code", label=pgettext_lazy("a set of cards", "Set"), choices=list(SETS.items())
     )
-    kind = ChoicesFilter(choices=_choices(Kind), label=_("Kind"))
-    troop_class = ChoicesFilter(choices=_choices(TroopClass), label=_("Troop class"))
-    faction = ChoicesFilter(choices=_choices(Faction), label=_("Faction"))
-    affiliation = django_filters.CharFilter(label=_("Affiliation"), max_length=200)
-    tier = ChoicesFilter(choices=_choices(Tier), label=_("Tier"))
-    stars = IntegerFilter(min_value=1, max_value=5, label=_("Stars"))
-    cost = IntegerFilter(min_value=0, max_value=99, label=_("Cost"))
-    cost_min = IntegerFilter(field_name="cost", lookup_expr="gte", min_value=0, max_value=99, label=_("Cost at least"))
-    cost_max = IntegerFilter(field_name="cost", lookup_expr="lte", min_value=0, max_value=99, label=_("Cost at most"))
-    speed = ChoicesFilter(choices=_choices(Speed), label=_("Speed"))
-    element = ChoicesFilter(choices=_choices(Element), label=_("Element"))
-    sort = django_filters.ChoiceFilter(choices=SORT_CHOICES, method="filter_sort", label=_("Sort"), empty_label=None)
 
     class Meta:
         model = Card
         fields: list[str] = []
+
+    def choice_fields(self) -> list[Any]:
+        """The form's fields of ticked boxes (drawn as chips), then the others."""
+        return [self.form[name] for name, f in self.filters.items() if isinstance(f, ChoicesFilter)]
+
+    def other_fields(self) -> list[Any]:
+        return [self.form[name] for name, f in self.filters.items() if name != "q" and not isinstance(f, ChoicesFilter)]
 
     def in_use(self) -> list[InUse]:
         """Every filter value the address chose, beyond the search box and the sort."""
@@ -148,3 +172,18 @@ class CardFilter(django_filters.FilterSet):
         if value.startswith("-"):
             return queryset.order_by(*[_descending(f) for f in fields])
         return queryset.order_by(*fields)
+
+
+# The sort last: it is drawn after the filters.
+CardFilter: type[CardFilterBase] = type(
+    "CardFilter",
+    (CardFilterBase,),
+    {
+        **_fact_filters(),
+        "sort": django_filters.ChoiceFilter(
+            choices=SORT_CHOICES, method="filter_sort", label=_("Sort"), empty_label=None
+        ),
+        "__module__": __name__,
+        "__doc__": "The card list's filters: the search box, the set, each fact's, and the sort.",
+    },
+)

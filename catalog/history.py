@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from catalog import facts
+from catalog.changes import revert as revert_change
 from catalog.models import Card, CardChange, CardSet
 from rules_check.codes import normalize_code
 from webutil.confirm import unless_confirmed
@@ -181,5 +182,5 @@ def revert(request: HttpRequest, pk: int) -> HttpResponse:
     )
     if asked is not None:
         return asked
-    facts.revert(change, request.user)
+    revert_change(change, request.user)
     return redirect("catalog:card-history", change.card.code)

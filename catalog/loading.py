@@ -14,22 +14,17 @@ from typing import Any
 from django.db import transaction
 
 from catalog import cache_version
+from catalog.facts import CHOICE_FACTS, FACTS, INT, TEXT, Fact
 from catalog.models import Card, CardChange, CardSet, rebuild_search_keys
-from catalog.vocab import Element, Faction, Kind, Speed, Tier, TroopClass
 from rules_check.codes import normalize_code
 
 DATA_FILE = Path(__file__).resolve().parent / "data" / "cards.json"
 
-_CHOICES: dict[str, set[str]] = {
-    "kind": set(Kind.values),
-    "troop_class": set(TroopClass.values),
-    "faction": set(Faction.values),
-    "speed": set(Speed.values),
-    "element": set(Element.values),
-    "tier": set(Tier.values),
-}
-_INTS = ("cost", "power", "health", "life", "stars", "awakening")
-_TEXTS = ("cost_text", "affiliation", "text")
+# How each field of a record is checked, from the facts' registry (the cost may be printed as
+# text, X, when it is not a number).
+_CHOICES: dict[str, set[str]] = {fact.name: set(fact.choices.values) for fact in CHOICE_FACTS if fact.choices}
+_INTS: dict[str, Fact] = {fact.name: fact for fact in FACTS.values() if fact.kind == INT}
+_TEXTS = ("cost_text", *(fact.name for fact in FACTS.values() if fact.kind == TEXT))
 # Field names of the data file's card records, in the order they are written.
 RECORD_KEYS = (
     "code",
@@ -138,18 +133,17 @@ def validate_card(index: int, record: Any, set_codes: set[str]) -> dict[str, Any
         value = record.get(key)
         if (value is not None or key == "kind") and value not in allowed:
             raise CatalogError(f"{where}: {key}={value!r} is not one of {', '.join(sorted(allowed))}")
-    for key in _INTS:
+    for key, fact in _INTS.items():
         value = record.get(key)
-        if value is not None and (type(value) is not int or not 0 <= value <= 999):
-            raise CatalogError(f"{where}: {key}={value!r} must be a whole number from 0 to 999, or null")
+        if value is not None and (type(value) is not int or not fact.low <= value <= fact.high):
+            raise CatalogError(
+                f"{where}: {key}={value!r} must be a whole number from {fact.low} to {fact.high}, or null"
+            )
     for key in _TEXTS:
         value = record.get(key)
         if value is not None and not isinstance(value, str):
             raise CatalogError(f"{where}: {key} must be text or null")
-    stars = record.get("stars")
-    if stars is not None and not 1 <= stars <= 5:
-        raise CatalogError(f"{where}: stars must be 1 to 5")
-    if (record.get("tier") is None) != (stars is None):
+    if (record.get("tier") is None) != (record.get("stars") is None):
         raise CatalogError(f"{where}: tier and stars go together (both known or both null)")
     if not isinstance(record.get("random_insert", False), bool):
         raise CatalogError(f"{where}: random_insert must be true or false")

@@ -7,7 +7,8 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
-from catalog.vocab import TIER_RANK, Element, Faction, Kind, Speed, Tier, TroopClass
+from catalog.facts import FACTS
+from catalog.vocab import TIER_RANK, Tier
 from rules_check.codes import normalize_code
 from rules_check.model import (
     AWAKENED_GENERAL,
@@ -70,23 +71,24 @@ class CardQuerySet(models.QuerySet["Card"]):
 
 class Card(models.Model):
     code = models.CharField(max_length=16, unique=True, help_text="As printed: YXJQ-003, 五道·001")
-    name = models.CharField(max_length=40, help_text="As printed, in Traditional Chinese")
+    # The facts' columns come from their registry (catalog.facts): type, choices and bounds.
+    name = FACTS["name"].model_field(help_text="As printed, in Traditional Chinese")
     set = models.ForeignKey(CardSet, null=True, blank=True, on_delete=models.PROTECT, related_name="cards")
-    kind = models.CharField(max_length=20, choices=Kind.choices)
-    cost = models.PositiveSmallIntegerField(null=True, blank=True)
+    kind = FACTS["kind"].model_field()
+    cost = FACTS["cost"].model_field()
     cost_text = models.CharField(max_length=8, null=True, blank=True, help_text="A printed non-number cost, e.g. X")
-    power = models.PositiveSmallIntegerField(null=True, blank=True)
-    health = models.PositiveSmallIntegerField(null=True, blank=True)
-    life = models.PositiveSmallIntegerField(null=True, blank=True)
-    troop_class = models.CharField(max_length=12, choices=TroopClass.choices, null=True, blank=True)
-    affiliation = models.CharField(max_length=20, null=True, blank=True)
-    faction = models.CharField(max_length=8, choices=Faction.choices, null=True, blank=True)
-    speed = models.CharField(max_length=8, choices=Speed.choices, null=True, blank=True)
-    element = models.CharField(max_length=8, choices=Element.choices, null=True, blank=True)
-    tier = models.CharField(max_length=8, choices=Tier.choices, null=True, blank=True)
-    stars = models.PositiveSmallIntegerField(null=True, blank=True)
-    text = models.TextField(null=True, blank=True)
-    awakening = models.PositiveSmallIntegerField(null=True, blank=True)
+    power = FACTS["power"].model_field()
+    health = FACTS["health"].model_field()
+    life = FACTS["life"].model_field()
+    troop_class = FACTS["troop_class"].model_field()
+    affiliation = FACTS["affiliation"].model_field()
+    faction = FACTS["faction"].model_field()
+    speed = FACTS["speed"].model_field()
+    element = FACTS["element"].model_field()
+    tier = FACTS["tier"].model_field()
+    stars = FACTS["stars"].model_field()
+    text = FACTS["text"].model_field()
+    awakening = FACTS["awakening"].model_field()
     random_insert = models.BooleanField(default=False)
     # Where each fact came from when not from the printed tables: {"cost": {"change": 12, "note":
     # "my copy"}}; a fact absent here is as printed. Names the card had before (lists saved under

@@ -53,87 +53,22 @@ def _set_words() -> dict[str, str]:
     return words
 
 
+def _fact_keyword(fact: facts.Fact) -> Keyword:
+    return Keyword(
+        fact.keyword[0],
+        fact.name,
+        fact.kind == facts.INT,
+        fact.keyword,
+        fact.words(),
+        gettext_lazy(fact.help),
+        fact.example,
+    )
+
+
+# The set, each fact's keyword (catalog.facts, in its order), then the two about completeness.
 KEYWORDS: tuple[Keyword, ...] = (
     Keyword("set", "set__code", False, ("set", "s", "系列"), _set_words(), gettext_lazy("the set"), "set:yxjq"),
-    Keyword(
-        "kind",
-        "kind",
-        False,
-        ("kind", "k", "種類", "种类"),
-        vocab.value_words(vocab.Kind.choices),
-        gettext_lazy("the kind of card"),
-        "kind:tactic",
-    ),
-    Keyword(
-        "class",
-        "troop_class",
-        False,
-        ("class", "c", "類型", "类型"),
-        vocab.value_words(vocab.TroopClass.choices),
-        gettext_lazy("troop class"),
-        "class:騎兵",
-    ),
-    Keyword(
-        "faction",
-        "faction",
-        False,
-        ("faction", "f", "陣營", "阵营"),
-        vocab.value_words(vocab.Faction.choices),
-        gettext_lazy("faction of a general"),
-        "faction:wei",
-    ),
-    Keyword(
-        "affiliation",
-        "affiliation",
-        False,
-        ("affiliation", "a", "所屬", "所属"),
-        None,
-        gettext_lazy("the troop's affiliation as printed, in either script"),
-        "a:羽林",
-    ),
-    Keyword(
-        "tier",
-        "tier",
-        False,
-        ("tier", "r", "等級", "等级"),
-        vocab.value_words(vocab.Tier.choices),
-        gettext_lazy("rarity metal"),
-        "tier:silver",
-    ),
-    Keyword(
-        "stars", "stars", True, ("stars", "星", "星級", "星级"), None, gettext_lazy("rarity stars, 1 to 5"), "stars>=4"
-    ),
-    Keyword("cost", "cost", True, ("cost", "費用", "费用"), None, gettext_lazy("cost"), "cost<=3"),
-    Keyword("power", "power", True, ("power", "戰力", "战力"), None, gettext_lazy("troop power"), "power>2"),
-    Keyword("health", "health", True, ("health", "生命"), None, gettext_lazy("troop health"), "health>=5"),
-    Keyword("life", "life", True, ("life", "血量"), None, gettext_lazy("a general's life"), "life>=35"),
-    Keyword(
-        "speed",
-        "speed",
-        False,
-        ("speed", "速度"),
-        vocab.value_words(vocab.Speed.choices),
-        gettext_lazy("tactic speed"),
-        "speed:fast",
-    ),
-    Keyword(
-        "element",
-        "element",
-        False,
-        ("element", "e", "屬性", "属性"),
-        vocab.value_words(vocab.Element.choices),
-        gettext_lazy("tactic element"),
-        "e:fire",
-    ),
-    Keyword(
-        "text",
-        "search_blob",
-        False,
-        ("text", "t", "技能", "文字"),
-        None,
-        gettext_lazy("skills text"),
-        't:"造成2點傷害"',
-    ),
+    *(_fact_keyword(fact) for fact in facts.FACTS.values() if fact.keyword),
     Keyword(
         "is",
         "",
@@ -374,10 +309,11 @@ def _term(token: Token) -> Q:
             cond = facts.FACTS[slug].missing()
         else:
             cond = Q(**{keyword.field: slug})
-    elif keyword.name == "affiliation":
-        cond = Q(affiliation__contains=textkeys.to_traditional(token.text)) | Q(affiliation__contains=token.text)
-    else:  # text
+    elif keyword.field == "text":  # a phrase of the name or the skills, through the index
         cond = search.text_condition(token.text)
+    else:  # a text as printed, found in either script
+        field = f"{keyword.field}__contains"
+        cond = Q(**{field: textkeys.to_traditional(token.text)}) | Q(**{field: token.text})
     return ~cond if token.op == "!=" else cond
 
 

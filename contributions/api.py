@@ -25,11 +25,24 @@ from contributions.models import MAX_NOTE, Proposal, ProposalPhoto
 from webutil.fields import StrictBooleanField, StrictCharField
 
 ERROR = OpenApiResponse(OpenApiTypes.OBJECT, description="{field: [messages]} or {detail: message}")
+
+
+def _fact_schema(fact: facts.Fact) -> dict[str, Any]:
+    typed = {"type": "string", "maxLength": fact.input_length, "description": fact.english}
+    if fact.kind != facts.INT:
+        return typed
+    number = {"type": "integer", "minimum": fact.low, "maximum": fact.high}
+    return {"oneOf": [number, typed], "description": fact.english}
+
+
+# The facts a proposal may change (catalog.facts), each with its new value: a choice as its slug,
+# its Chinese in either script or its English; a number as a number or its digits.
 FACTS_SCHEMA = {
     "type": "object",
     "description": "Fact names as in the card JSON, each with its new value",
-    "additionalProperties": {"oneOf": [{"type": "string", "maxLength": facts.MAX_TEXT}, {"type": "integer"}]},
-    "maxProperties": len(facts.FACTS),
+    "properties": {name: _fact_schema(fact) for name, fact in facts.PROPOSABLE.items()},
+    "additionalProperties": False,
+    "maxProperties": len(facts.PROPOSABLE),
 }
 
 

@@ -30,14 +30,14 @@ class ProposalForm(forms.Form):
         self.fact_names = [fact.name for fact in facts.offered(card)]
         for fact in facts.offered(card):
             widget: forms.Widget
-            if fact.kind == "text" and fact.max_length > 100:
+            if fact.kind == facts.TEXT and fact.max_length > 100:
                 widget = forms.Textarea(attrs={"rows": 4, "lang": "zh-Hant"})
-            elif fact.kind == "int":
+            elif fact.kind == facts.INT:
                 widget = forms.TextInput(attrs={"inputmode": "numeric"})
             else:
                 widget = forms.TextInput()
             self.fields[fact.name] = forms.CharField(
-                label=fact.label, required=False, max_length=fact.max_length if fact.kind != "int" else 4, widget=widget
+                label=fact.label, required=False, max_length=fact.input_length, widget=widget
             )
         if not photos:
             del self.fields["front"], self.fields["back"]

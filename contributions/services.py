@@ -13,7 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from catalog import facts, images
+from catalog import changes, facts, images
 from catalog.models import Card, CardChange, CardImage
 from contributions.models import MAX_NOTE, MAX_OPEN, Proposal, ProposalPhoto
 
@@ -176,7 +176,7 @@ def approve(
             values = facts.check(values, card) if values else {}
         except facts.FactError as exc:
             raise ContributionError(exc.message, exc.fact) from None
-        change = facts.apply_change(
+        change = changes.apply_change(
             card,
             values,
             source=CardChange.Source.CONTRIBUTION,

@@ -182,7 +182,7 @@ def approve(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     proposal = _visible(request, pk)
     edited = {
         name: request.POST[f"fact-{name}"]
-        for name in facts.FACTS
+        for name in facts.PROPOSABLE
         if f"fact-{name}" in request.POST and request.POST[f"fact-{name}"].strip()
     }
     edited_or_none = edited if request.POST.get("edited") == "yes" else None

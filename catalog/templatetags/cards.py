@@ -7,24 +7,25 @@ readers keep the Chinese card names, with pinyin beside them, and English labels
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 from urllib.parse import urlencode
 
 from django import template
-from django.urls import reverse
 from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
-from catalog import cache_version, images, textkeys, vocab
+from catalog import cache_version, facts, images, textkeys, vocab
 from webutil.i18n import wants_english, wants_simplified
 from webutil.text import CJK
 from webutil.urls import reverse_memo
 
 register = template.Library()
 
-_LABELS: dict[str, str] = {}
-for _enum in (vocab.Kind, vocab.TroopClass, vocab.Faction, vocab.Speed, vocab.Element, vocab.Tier):
-    _LABELS.update({value: str(text) for value, text in _enum.choices})
+# Every choice's printed label, by slug (the slugs of the facts' choices are all distinct).
+_LABELS: dict[str, str] = {
+    value: str(text) for fact in facts.CHOICE_FACTS if fact.choices for value, text in fact.choices.choices
+}
 
 
 @register.filter
@@ -103,7 +104,7 @@ def stars(count: int | None) -> str:
 
 
 @register.simple_tag
-def rarity(card) -> str:  # type: ignore[no-untyped-def]
+def rarity(card: Any) -> str:
     """銀★★★ in Chinese, Silver ★★★ in English; empty when unknown."""
     if not card.tier or not card.stars:
         return ""
@@ -204,7 +205,8 @@ def fact_value(value: object, name: str) -> str:
 
     if value is None or value == "":
         return format_html('<span class="unknown">{}</span>', gettext("unknown"))
-    if name in ("troop_class", "faction", "speed", "element", "tier", "kind"):
+    fact = facts.FACTS.get(name)
+    if fact is not None and fact.kind == facts.CHOICE:
         return label(str(value))
     if isinstance(value, str):
         return zh(value) if CJK.search(value) else value
@@ -214,9 +216,7 @@ def fact_value(value: object, name: str) -> str:
 @register.filter
 def fact_label(name: str) -> str:
     """The name of a fact in the reader's language (catalog.facts defines them once)."""
-    from catalog.facts import FACTS
-
-    fact = FACTS.get(name)
+    fact = facts.FACTS.get(name)
     return str(fact.label) if fact else name
 
 
@@ -226,19 +226,47 @@ def fact_of(card: object, name: str) -> str:
     return fact_value(getattr(card, name, None), name)
 
 
-@register.simple_tag
-def provenance(card: object, *names: str) -> str:
-    """Beside a fact: a link to the contribution it came from; nothing for a fact as printed."""
-    from django.utils.translation import gettext
-
+def _change_of(card: Any, names: tuple[str, ...]) -> int | None:
+    """The contribution's change that supplied the first of these facts; None for printed ones."""
     found = getattr(card, "provenance", None) or {}
     for name in names:
         source = found.get(name)
         if source and source.get("change"):
-            url = reverse("catalog:card-history", args=[card.code]) + f"#change-{source['change']}"  # type: ignore[attr-defined]
-            text = gettext("contributed, change #%(id)s") % {"id": source["change"]}
-            return format_html(' <a class="provenance" href="{}">({})</a>', url, text)
-    return ""
+            return int(source["change"])
+    return None
+
+
+@register.inclusion_tag("catalog/_provenance.html")
+def provenance(card: Any, *names: str) -> dict[str, Any]:
+    """Beside a fact: a link to the contribution it came from; nothing for a fact as printed."""
+    return {"card": card, "change": _change_of(card, names)}
+
+
+# How a row shows a fact that is more than its value (catalog.facts `display`).
+_DISPLAYS = {"rarity": rarity}
+
+
+@register.inclusion_tag("catalog/_fact_rows.html")
+def card_facts(card: Any) -> dict[str, Any]:
+    """The card page's facts: each fact of catalog.facts its kind shows, in the registry's
+    order, with a link to the cards that share it where the card list filters by it."""
+    rows = []
+    for fact in facts.FACTS.values():
+        if not fact.row or card.kind not in fact.shown_on:
+            continue
+        value = getattr(card, fact.name)
+        text: str | None
+        if fact.display:
+            text = _DISPLAYS[fact.display](card) or None
+        elif value is not None and value != "":
+            text = fact_value(value, fact.name)
+        else:
+            text = getattr(card, fact.fallback) if fact.fallback else None
+        linked = fact.filter and fact.kind in (facts.CHOICE, facts.TEXT) and value
+        link = f"{reverse_memo('catalog:card-list')}?{urlencode({fact.name: value})}" if linked else ""
+        names = (fact.name, *fact.joins, *((fact.fallback,) if fact.fallback else ()))
+        rows.append({"fact": fact, "text": text, "link": link, "change": _change_of(card, names)})
+    return {"card": card, "rows": rows}
 
 
 @register.filter

@@ -75,7 +75,7 @@ def test_a_new_card_is_added(tmp_path: Path) -> None:
         ({"kind": "spell"}, "kind='spell' is not one of"),
         ({"cost": -1}, "cost=-1 must be a whole number"),
         ({"cost": "3"}, "cost='3' must be a whole number"),
-        ({"stars": 6, "tier": "gold"}, "stars must be 1 to 5"),
+        ({"stars": 6, "tier": "gold"}, "stars=6 must be a whole number from 1 to 5"),
         ({"tier": None}, "tier and stars go together"),
         ({"code": "YXJQ-3"}, "is not a card code as printed"),
         ({"name": "步兵 十夫長"}, "without spaces or commas"),
