@@ -6,7 +6,6 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Case, F, FloatField, IntegerField, Q, Value, When
 from django.db.models.functions import Cast, NullIf
-from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -17,6 +16,7 @@ from decks import needs
 from decks.i18n import format_label
 from decks.needs import MissingCopies, NeedsField
 from rules_check import DEFAULT_FORMAT
+from webutil.urls import reverse_memo
 
 # Counts are stored as the player gave them (illegal ones included); beyond this it is a typo.
 MAX_ENTRY_COUNT = 999
@@ -110,7 +110,7 @@ class Deck(models.Model):
         return self.name
 
     def get_absolute_url(self) -> str:
-        return reverse("decks:detail", args=[self.pk])
+        return reverse_memo("decks:detail", self.pk)
 
     @property
     def format_label(self) -> str:
