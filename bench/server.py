@@ -137,15 +137,15 @@ def drive(
 
 
 @contextlib.contextmanager
-def gunicorn(env: dict[str, str], workers: int) -> Iterator[int]:
-    """gunicorn (sync workers) on a spare port, answering; yields the port."""
+def gunicorn(env: dict[str, str], workers: int, app: str = "zongheng.wsgi", ready: str = "/ping/") -> Iterator[int]:
+    """gunicorn (sync workers) serving `app` on a spare port, answering; yields the port."""
     port = free_port()
     # The server's own log goes to a file (a pipe nobody reads would fill and stall it), shown
     # when something fails.
     log = tempfile.TemporaryFile()  # noqa: SIM115  # closed in the finally below, after the server
     server = subprocess.Popen(
         [
-            *(GUNICORN, "zongheng.wsgi", "--workers", str(workers), "--worker-class", "sync"),
+            *(GUNICORN, app, "--workers", str(workers), "--worker-class", "sync"),
             *("--bind", f"127.0.0.1:{port}", "--log-level", "warning"),
         ],
         cwd=ROOT,
@@ -157,7 +157,7 @@ def gunicorn(env: dict[str, str], workers: int) -> Iterator[int]:
         deadline = time.time() + 30
         while True:
             try:
-                request(port, "GET", "/ping/", None)
+                request(port, "GET", ready, None)
                 break
             except (OSError, RuntimeError):
                 if time.time() > deadline or server.poll() is not None:

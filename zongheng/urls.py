@@ -39,13 +39,15 @@ urlpatterns = [
     path("healthz", zongheng_views.healthz, name="healthz"),
     path("readyz", zongheng_views.readyz, name="readyz"),
     path("metrics", zongheng_views.metrics, name="metrics"),
+    # The API before the pages: its requests are the most, and each is resolved by trying the
+    # patterns in order.
+    path("api/", include((api_patterns, "api"))),
     path("", include("collection.catalog_urls")),
     path("", include("decks.urls")),
     path("", include("collection.urls")),
     path("", include("contributions.urls")),
     path("", include("events.urls")),
     path("", include("accounts.urls")),
-    path("api/", include((api_patterns, "api"))),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     # Card pictures are served here in every setting (no separate web server is assumed);

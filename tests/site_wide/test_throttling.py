@@ -4,6 +4,8 @@ response cache cannot evict, and a per-process limit when the cache is unreachab
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from django.core.cache import caches
 from django.test import Client, RequestFactory, override_settings
@@ -118,3 +120,15 @@ def test_the_client_address_comes_from_trusted_proxies_only(
     settings.TRUSTED_PROXIES = trusted
     request = RequestFactory().get("/", HTTP_X_FORWARDED_FOR=forwarded, REMOTE_ADDR="127.0.0.1")
     assert client_ip(request) == expected
+
+
+def test_a_throttle_keeps_one_number_a_client_however_many_requests(client: Client, monkeypatch) -> None:
+    # DRF's own throttle kept the time of every request in the window as one list, read and
+    # written whole on each request; the counter is one number, and a 429 says how long to wait.
+    monkeypatch.setitem(SimpleRateThrottle.THROTTLE_RATES, "anon", "50/minute")
+    statuses = [client.get("/api/sets/").status_code for _ in range(52)]
+    assert statuses == [200] * 50 + [429, 429]
+    window = int(time.time() // 60 * 60)
+    assert caches["throttle"].get(f"throttle_anon_127.0.0.1:{window}") in (52, None)  # None: a new minute began
+    refused = client.get("/api/sets/")
+    assert refused.status_code == 429 and 0 < int(refused["Retry-After"]) <= 60
