@@ -28,14 +28,6 @@ class Comparison:
     changed: list[NameCount] = field(default_factory=list)
     same: list[NameCount] = field(default_factory=list)
 
-    def as_dict(self) -> dict[str, list[dict[str, object]]]:
-        return {
-            "only_a": [{"name": n.name, "card": n.code, "count": n.a} for n in self.only_a],
-            "only_b": [{"name": n.name, "card": n.code, "count": n.b} for n in self.only_b],
-            "changed": [{"name": n.name, "card": n.code, "a": n.a, "b": n.b} for n in self.changed],
-            "same": [{"name": n.name, "card": n.code, "count": n.a} for n in self.same],
-        }
-
 
 def _by_name(data: DeckData) -> dict[str, tuple[str, str, int]]:
     """name key → (name, first code, copies) over the main deck and the reinforcements."""

@@ -85,21 +85,24 @@ class OddsTable:
     second: list[float]
     first_mulligan: list[float]
     second_mulligan: list[float]
+    method: str = "exact"  # every chance is counted, not sampled
 
-    def as_dict(self, places: int = 6) -> dict[str, object]:
+    def rounded(self, places: int = 6) -> OddsTable:
+        """The table as it is shown: each chance at most 1 (sums of floats may pass it by a
+        hair) and to `places` decimals."""
+
         def row(values: list[float]) -> list[float]:
             return [round(min(1.0, v), places) for v in values]
 
-        return {
-            "deck_size": self.deck_size,
-            "matching": self.matching,
-            "k": self.k,
-            "first": row(self.first),
-            "second": row(self.second),
-            "first_mulligan": row(self.first_mulligan),
-            "second_mulligan": row(self.second_mulligan),
-            "method": "exact",
-        }
+        return OddsTable(
+            self.deck_size,
+            self.matching,
+            self.k,
+            row(self.first),
+            row(self.second),
+            row(self.first_mulligan),
+            row(self.second_mulligan),
+        )
 
 
 def odds_table(deck_size: int, matching: int, k: int = 1) -> OddsTable:

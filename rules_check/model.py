@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 # Kinds as the glossary names them.
 GENERAL = "general"
@@ -81,8 +80,8 @@ class Deck:
 
 # A count outside 1..MAX_COUNT is `invalid_count`: no deck holds 100 copies of a card.
 MAX_COUNT = 99
-# Problems an answer lists (the API, the checker's page, `checkdeck --json`); the verdict keeps
-# them all and says how many more there are. Problems of one reason are already one problem.
+# Problems an answer lists (the API, the checker's page; `checkdeck --json` lists all): the
+# verdict keeps them all and says how many more there are. Problems of one reason are one.
 MAX_LISTED_PROBLEMS = 50
 
 
@@ -94,16 +93,6 @@ class Problem:
     message_en: str
     cards: tuple[str, ...] = ()
     lines: tuple[int, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "code": self.code,
-            "severity": self.severity,
-            "cards": list(self.cards),
-            "lines": list(self.lines),
-            "message": self.message,
-            "message_en": self.message_en,
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,16 +115,3 @@ class Verdict:
     def bad_cards(self) -> frozenset[str]:
         """Codes of the cards that an error names: what a deck view marks."""
         return frozenset(code for p in self.problems if p.severity == ERROR for code in p.cards)
-
-    def to_dict(self, max_problems: int | None = None) -> dict[str, Any]:
-        """The verdict as JSON data; with `max_problems`, the first ones only and how many more
-        there are (an answer stays a few times the size of its list, however broken the list)."""
-        shown = self.problems if max_problems is None else self.problems[:max_problems]
-        return {
-            "legal": self.legal,
-            "format": self.format,
-            "main_deck_count": self.main_deck_count,
-            "general": self.general,
-            "problems": [p.to_dict() for p in shown],
-            "problems_omitted": len(self.problems) - len(shown),
-        }

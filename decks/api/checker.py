@@ -6,7 +6,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -17,7 +17,7 @@ from decks.i18n import pick
 from decks.legality import RequestedEntry, check_list, check_structured
 from rules_check import DEFAULT_FORMAT, FORMATS, DeckListError
 from rules_check.decklist import MAX_BYTES
-from rules_check.model import MAX_LISTED_PROBLEMS
+from rules_check.model import MAX_LISTED_PROBLEMS, Problem, Verdict
 from webutil.fields import StrictCharField
 
 MAX_ENTRIES = 500
@@ -59,12 +59,27 @@ class ProblemOutputSerializer(serializers.Serializer):
 
 
 class VerdictOutputSerializer(serializers.Serializer):
+    """A rules_check verdict, read from the Verdict itself: the API's answer and the command
+    line's (`checkdeck --json`, which lists every problem: context `max_problems` None)."""
+
     legal = serializers.BooleanField()
     format = serializers.CharField()
     main_deck_count = serializers.IntegerField()
     general = serializers.CharField(allow_null=True)
-    problems = ProblemOutputSerializer(many=True, help_text="The first 50 problems, errors and warnings in order")
-    problems_omitted = serializers.IntegerField(min_value=0, help_text="How many more problems the deck has")
+    problems = serializers.SerializerMethodField(help_text="The first 50 problems, errors and warnings in order")
+    problems_omitted = serializers.SerializerMethodField(help_text="How many more problems the deck has")
+
+    def _shown(self, verdict: Verdict) -> tuple[Problem, ...]:
+        limit = self.context.get("max_problems", MAX_LISTED_PROBLEMS)
+        return verdict.problems if limit is None else verdict.problems[:limit]
+
+    @extend_schema_field(ProblemOutputSerializer(many=True))
+    def get_problems(self, verdict: Verdict) -> list[dict[str, Any]]:
+        return list(ProblemOutputSerializer(self._shown(verdict), many=True).data)
+
+    @extend_schema_field({"type": "integer", "minimum": 0})
+    def get_problems_omitted(self, verdict: Verdict) -> int:
+        return len(verdict.problems) - len(self._shown(verdict))
 
 
 class LegalityView(APIView):
@@ -103,4 +118,4 @@ class LegalityView(APIView):
                 [RequestedEntry(e["card"], e["count"]) for e in data.get("reinforcements", [])],
                 data["format"],
             )
-        return Response(VerdictOutputSerializer(verdict.to_dict(MAX_LISTED_PROBLEMS)).data)
+        return Response(VerdictOutputSerializer(verdict).data)

@@ -32,7 +32,6 @@ from decks.legality import check_deck_snapshot, deck_for_rules
 from decks.models import MAX_DESCRIPTION, MAX_ENTRY_COUNT, MAX_TAG, MAX_TAGS, Deck, DeckQuerySet
 from decks.stats import deck_view
 from rules_check import FORMATS, export
-from rules_check.model import MAX_LISTED_PROBLEMS
 from webutil.fields import StrictBooleanField, StrictCharField
 from webutil.numbers import whole_number
 from webutil.pagination import StrictCursorPagination
@@ -351,9 +350,7 @@ class DeckLegalityView(APIView):
     @extend_schema(responses={200: VerdictOutputSerializer, 404: ERROR})
     def get(self, request: Request, deck_id: int) -> Response:
         deck = _visible(request, deck_id)
-        return Response(
-            VerdictOutputSerializer(check_deck_snapshot(services.snapshot_of(deck)).to_dict(MAX_LISTED_PROBLEMS)).data
-        )
+        return Response(VerdictOutputSerializer(check_deck_snapshot(services.snapshot_of(deck))).data)
 
 
 class MissingSerializer(serializers.Serializer):
@@ -445,21 +442,36 @@ class DeckOddsView(APIView):
             raise ValidationError({"detail": [str(exc)]}) from None
         except (ValueError, OverflowError):
             raise ValidationError({"k": [_("k must be a whole number.")]}) from None
-        return Response(OddsOutputSerializer(table.as_dict()).data)
+        return Response(OddsOutputSerializer(table.rounded()).data)
 
 
 class CompareEntrySerializer(serializers.Serializer):
+    """A card name in one deck (or the same in both): its copies there."""
+
     name = serializers.CharField()
-    card = serializers.CharField(help_text="The first card of that name, for links")
-    count = serializers.IntegerField(required=False)
-    a = serializers.IntegerField(required=False)
-    b = serializers.IntegerField(required=False)
+    card = serializers.CharField(source="code", help_text="The first card of that name, for links")
+    count = serializers.IntegerField(source="a")
+
+
+class CompareOnlyBSerializer(CompareEntrySerializer):
+    count = serializers.IntegerField(source="b")
+
+
+class CompareChangedSerializer(serializers.Serializer):
+    """A card name in both decks with other counts."""
+
+    name = serializers.CharField()
+    card = serializers.CharField(source="code", help_text="The first card of that name, for links")
+    a = serializers.IntegerField()
+    b = serializers.IntegerField()
 
 
 class CompareOutputSerializer(serializers.Serializer):
+    """decks.compare.Comparison, read as it is."""
+
     only_a = CompareEntrySerializer(many=True)
-    only_b = CompareEntrySerializer(many=True)
-    changed = CompareEntrySerializer(many=True)
+    only_b = CompareOnlyBSerializer(many=True)
+    changed = CompareChangedSerializer(many=True)
     same = CompareEntrySerializer(many=True)
 
 
@@ -485,4 +497,4 @@ class DeckCompareView(APIView):
             ids.append(number)
         a, b = (_visible(request, pk) for pk in ids)
         result = deck_compare.compare(services.snapshot_of(a), services.snapshot_of(b))
-        return Response(CompareOutputSerializer(result.as_dict()).data)
+        return Response(CompareOutputSerializer(result).data)

@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 
 from collection.models import WishlistEntry
 from decks import deckcode
+from decks.api.checker import VerdictOutputSerializer
 from decks.legality import check_list
 from decks.models import Deck, VerdictState
 from decks.services import snapshot_of
@@ -73,7 +74,7 @@ def test_the_verdict_matches_rules_check_on_the_same_list(alice_client: Client, 
     api = alice_client.get(f"/api/decks/{deck.pk}/legality/").json()
     # the same verdict; only the text list has line numbers to give
     assert {k: v for k, v in api.items() if k != "problems"} == {
-        k: v for k, v in verdict.to_dict().items() if k != "problems"
+        k: v for k, v in VerdictOutputSerializer(verdict).data.items() if k != "problems"
     }
     assert [(p["code"], p["cards"], p["message"]) for p in api["problems"]] == [
         (p.code, list(p.cards), re.sub(r"^第 [\d、]+ 行：", "", p.message)) for p in verdict.problems

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
 from django.test import Client
 
 from decks.legality import check_list
@@ -32,11 +34,15 @@ def test_api_legal_list(client: Client) -> None:
     }
 
 
-def test_api_illegal_list_is_still_200_and_matches_the_command(client: Client) -> None:
+def test_api_illegal_list_is_still_200_and_matches_the_command(client: Client, tmp_path) -> None:
     status, data = post_api(client, {"list": ILLEGAL})
     assert status == 200 and data["legal"] is False
-    _, verdict = check_list(ILLEGAL)
-    assert data == json.loads(json.dumps(verdict.to_dict()))
+    listed = tmp_path / "illegal.txt"
+    listed.write_text(ILLEGAL, encoding="utf-8")
+    out = io.StringIO()
+    with pytest.raises(SystemExit):  # an illegal deck: the command's exit status says so
+        call_command("checkdeck", str(listed), "--json", stdout=out)
+    assert data == json.loads(out.getvalue())
 
 
 def test_api_structured_deck_accepts_aliases_and_names(client: Client) -> None:

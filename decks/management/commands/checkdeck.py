@@ -12,6 +12,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from decks.api.checker import VerdictOutputSerializer
 from decks.legality import check_list
 from rules_check import DEFAULT_FORMAT, FORMATS, DeckListError, decode
 from rules_check.decklist import MAX_BYTES
@@ -65,7 +66,7 @@ class Command(BaseCommand):
                 results.append({"path": source, "error": str(exc)})
                 status = EXIT_UNREADABLE
                 continue
-            result = verdict.to_dict()
+            result = dict(VerdictOutputSerializer(verdict, context={"max_problems": None}).data)
             if not single:
                 result = {"path": source, "player": parsed.player, **result}
             results.append(result)
