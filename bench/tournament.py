@@ -61,7 +61,7 @@ def pairing_times() -> list[float]:
 
 
 def queries(size: int) -> dict[str, int]:
-    from events import tournament_day as day
+    from events import day
     from events.models import Event, Player
 
     organiser = get_user_model().objects.create_user(f"organiser{size}", password="bench-password-long-1")

@@ -24,8 +24,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from events import services
-from events import tournament_day as day
+from events import day, services
 from events.models import Event, Match, Player
 from rules_check import FORMATS
 from rules_check.decklist import MAX_BYTES

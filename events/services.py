@@ -13,8 +13,8 @@ from django.utils.translation import gettext as _
 
 from decks.batch import problem_lines
 from decks.legality import check_list, remembered_verdict
+from events.day import list_verdict
 from events.models import Event, Player, Submission
-from events.tournament_day import list_verdict
 from rules_check import DeckListError, Verdict
 from webutil.csv import csv_text
 

@@ -21,8 +21,7 @@ from django.views.decorators.http import require_POST
 
 from catalog.lookup import catalog_index
 from catalog.models import Card
-from events import meta, services
-from events import tournament_day as day
+from events import day, meta, services
 from events.forms import GamesForm, JudgeForm, LatePlayerForm, MetaForm, TournamentSettingsForm
 from events.models import Event, Match, Player, Round
 from tournament import TIEBREAKERS

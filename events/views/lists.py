@@ -15,8 +15,7 @@ from decks import batch
 from decks.forms import BatchCheckForm
 from decks.i18n import pick
 from decks.sheets import sheet_for_list
-from events import services
-from events import tournament_day as day
+from events import day, services
 from events.forms import EventForm, SubmissionForm
 from events.models import Event, Submission, new_token
 from events.views import day as day_views

@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from events import tournament_day as day
+from events import day
 from events.models import Event, Match, Player, Submission
 from tests.conftest import logged_in
 from tests.support.decklists import LEGAL_40

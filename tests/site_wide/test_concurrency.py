@@ -133,7 +133,7 @@ def _tournament(racer, players: int = 4):
 
     from django.utils import timezone
 
-    from events import tournament_day as day
+    from events import day
     from events.models import Event, Submission
     from tests.support.decklists import LEGAL_40
 
@@ -160,7 +160,7 @@ def test_two_organiser_tabs_pairing_at_once_pair_one_round(racer) -> None:
 
 
 def test_both_reports_at_once_agree_once_and_a_report_racing_the_organiser_loses_nothing(racer) -> None:
-    from events import tournament_day as day
+    from events import day
     from events.models import Match, Player
 
     event = _tournament(racer, players=2)

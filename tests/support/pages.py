@@ -74,7 +74,7 @@ PRINT_SHEETS = frozenset({"/decks/{deck}/sheet/", "/events/{event}/sheets/"})
 def paired_round(event: Any) -> None:
     """Give an event of the harnesses a tournament day to show: three players (one a late
     arrival), round 1 paired (so a bye too), one result in."""
-    from events import tournament_day as day
+    from events import day
     from tests.support.decklists import LEGAL_40
 
     for name in ("陳大文", "林美玲"):

@@ -25,7 +25,7 @@ from contributions.models import Proposal
 from decks.data import DeckData
 from decks.models import Deck
 from decks.services import refresh_verdicts, save_deck
-from events import tournament_day as day
+from events import day
 from events.models import Event, Submission
 
 
