@@ -52,7 +52,7 @@ def _error(request: HtmxHttpRequest, message: str) -> HttpResponse:
 @tidy_get(TIDY_DEFAULTS)
 def mine(request: AuthedRequest) -> HttpResponse:
     """The catalogue filtered to what I own, with the catalogue's own filters, and totals."""
-    # A row shows the card's name, code, kind and rarity (counters.own_row): only those are read,
+    # A row shows the card's name, code, kind and rarity (counters.own_rows): only those are read,
     # with no join for the set; the rest of a card row was a tenth of the page's time.
     rows = queries.owned_cards(request.user).only("code", "name", "kind", "tier", "stars")
     card_filter = CardFilter(request.GET, queryset=queries.with_counts(rows, request.user))

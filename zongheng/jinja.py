@@ -1,5 +1,6 @@
 """The Jinja2 environment of the rows a page repeats (webutil.rows): the filters that show game
-data in the reader's script and language (catalog's own). Their words come with each row."""
+data in the reader's script and language (catalog's own). A row's words and every other value
+come with the row."""
 
 from __future__ import annotations
 
@@ -14,7 +15,12 @@ def environment(**options: Any) -> Environment:
     options.pop("autoescape", None)
     env = Environment(autoescape=True, **options)
     env.filters.update(
-        {"card_name": cards.card_name, "code": cards.code, "label": cards.label, "user_text": cards.user_text}
+        {
+            "card_name": cards.card_name,
+            "code": cards.code,
+            "label": cards.label,
+            "user_text": cards.user_text,
+            "rarity": cards.rarity,
+        }
     )
-    env.globals.update({"rarity": cards.rarity})
     return env

@@ -1,6 +1,6 @@
-"""Rows the deck pages repeat, drawn as rows of webutil.rows: the builder's thirty search results
-and a deck's forty to sixty lines (each with a form), the public deck list's rows and the owned
-badge."""
+"""Rows the deck pages repeat, drawn as webutil.rows, each list in one template: the builder's
+thirty search results and a deck's forty to sixty lines (each with a form), the public deck
+list's rows; and, alone, the held-copies note and the owned badge."""
 
 from __future__ import annotations
 
@@ -17,42 +17,36 @@ register = template.Library()
 
 
 @register.simple_tag(takes_context=True)
-def search_result(context: Any, card: Any, change: str) -> SafeString:
-    """One search result; `change`: the deck's change address."""
-    owned = int(getattr(card, "owned", 0) or 0)
-    foils = int(getattr(card, "owned_foil", 0) or 0)
-    values = {
-        "card": card,
-        "url": card.get_absolute_url(),
-        "face": face_values(context.get("request"), card),
-        "change": change,
-        "csrf_token": rows.csrf_token(context),
-        "owned": owned + foils if owned else 0,
-    }
-    return rows.render("decks/search_result.html", values)
+def search_results(context: Any, cards: Any, change: str) -> SafeString:
+    """The builder's search results; `change`: the deck's change address."""
+    request = context.get("request")
+    found = []
+    for card in cards:
+        owned = int(getattr(card, "owned", 0) or 0)
+        foils = int(getattr(card, "owned_foil", 0) or 0)
+        found.append({"card": card, "face": face_values(request, card), "owned": owned + foils if owned else 0})
+    values = {"results": found, "change": change, "csrf_token": rows.csrf_token(context)}
+    return rows.render("decks/search_results.html", values)
 
 
 @register.simple_tag
 def held(line: Any) -> SafeString:
-    """Where the reader's other copies are, and whether too many are (a deck line, the deck's
-    statistics, the shopping list)."""
+    """Where the reader's other copies are, and whether too many are (the deck's statistics,
+    the shopping list; a deck's lines draw it themselves)."""
     return rows.render("decks/held.html", {"line": line})
 
 
 @register.simple_tag(takes_context=True)
-def deck_line(
-    context: Any, line: Any, section: str, editable: bool, bad_cards: Any, with_collection: bool, change: str
+def deck_lines(
+    context: Any, lines: Any, section: str, editable: bool, bad_cards: Any, with_collection: bool, change: str
 ) -> SafeString:
-    """One line of a deck. `section`: main or reinforcements, which show the card alone."""
-    card = line.card
+    """A deck's lines. `section`: main or reinforcements, which show the card alone."""
     values = {
-        "line": line,
-        "card": card,
-        "count": line.entry.count,
+        "lines": lines,
         "main": section == "main",
         "section": section,
         "editable": editable,
-        "bad": bool(bad_cards) and card.code in bad_cards,
+        "bad_cards": bad_cards or (),
         "with_collection": with_collection,
         "change": change,
         "csrf_token": rows.csrf_token(context),
@@ -61,7 +55,7 @@ def deck_line(
             "owned": pgettext("a deck line's figure", "owned"),
         },
     }
-    return rows.render("decks/deck_line.html", values)
+    return rows.render("decks/deck_lines.html", values)
 
 
 @register.simple_tag
@@ -70,5 +64,5 @@ def owned_badge(deck: Any) -> SafeString:
 
 
 @register.simple_tag
-def public_deck_row(deck: Any, signed_in: bool) -> SafeString:
-    return rows.render("decks/public_deck_row.html", {"deck": deck, "signed_in": signed_in})
+def public_deck_rows(decks: Any, signed_in: bool) -> SafeString:
+    return rows.render("decks/public_deck_rows.html", {"decks": decks, "signed_in": signed_in})

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import polib
 import pytest
 from django.conf import settings
+from django.utils import translation
 
 from decks.models import Deck
 from tests.conftest import logged_in
 from tests.support.deck_helpers import make_deck
+from webutil import rows
 
 pytestmark = pytest.mark.django_db
 
@@ -52,3 +55,15 @@ def test_the_builder_draws_its_rows(alice) -> None:
     page = logged_in(alice).get(f"/decks/{deck.pk}/build/", {"q": "YXJQ"}).content.decode()
     assert '<li class="" data-code="YXJQ-003">' in page and 'data-count="1"' in page
     assert page.count('name="csrfmiddlewaretoken"') > 2 and 'class="face-image-only"' in page
+
+
+def test_each_language_has_its_own_compiled_rows() -> None:
+    # The words are put in while a row's template compiles, once a language: a language asked
+    # after another gets its own, and what a user named is escaped still.
+    line = SimpleNamespace(held=[("<b>我的牌庫</b>", 2)], over_committed=True)
+    for language in ("zh-hant", "en", "zh-hans", "zh-hant"):
+        with translation.override(language):
+            html = rows.render("decks/held.html", {"line": line})
+            assert translation.gettext("over-committed") in html
+            assert translation.gettext("%(n)s in %(name)s") % {"n": 2, "name": "&lt;b&gt;我的牌庫&lt;/b&gt;"} in html
+    assert "<b>" not in html
