@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 import time
 from typing import Any
 
@@ -11,6 +12,8 @@ from django.db.models import Count, QuerySet
 from django.http import HttpResponse, HttpResponseNotModified
 from django.http.response import HttpResponseBase
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.utils.text import compress_string
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
@@ -26,6 +29,12 @@ from catalog.filters import CardFilter
 from catalog.loading import RECORD_KEYS
 from catalog.models import Card, CardChange, CardSet
 from webutil.pagination import MAX_PAGE_SIZE
+
+_GZIP = re.compile(r"\bgzip\b")
+_GZIP_FROM = 200
+# Stored answers: (content, content type, the content compressed or None). The number changes
+# when that shape does, so that answers stored by an older release are never read.
+_STORED = "catalog-api:2:"
 
 
 class CatalogueCacheMixin:
@@ -63,10 +72,17 @@ class CatalogueCacheMixin:
         # Compared weakly, as If-None-Match is: compression (GZipMiddleware) sends the tag as W/"…".
         if etag in [t.strip().removeprefix("W/") for t in request.headers.get("If-None-Match", "").split(",")]:
             return self._cacheable(HttpResponseNotModified(), etag)
-        cached = cache.get(f"catalog-api:{digest}")
+        cached = cache.get(f"{_STORED}{digest}")
         if cached is not None:
-            content, content_type = cached
-            return self._cacheable(HttpResponse(content, content_type=content_type), etag)
+            content, content_type, compressed = cached
+            answer = HttpResponse(content, content_type=content_type)
+            if compressed is not None and _GZIP.search(request.headers.get("Accept-Encoding", "")):
+                # Compressed once, when stored: GZipMiddleware leaves an answer that is already.
+                answer = HttpResponse(compressed, content_type=content_type)
+                answer["Content-Encoding"] = "gzip"
+                etag = f"W/{etag}"  # as GZipMiddleware marks what it compressed
+            patch_vary_headers(answer, ["Accept-Encoding"])
+            return self._cacheable(answer, etag)
         self._store_as = digest
         return super().get(request, *args, **kwargs)  # type: ignore[misc]  # a mixin: the view it is mixed into has get()
 
@@ -75,8 +91,11 @@ class CatalogueCacheMixin:
         digest = getattr(self, "_store_as", None)
         if digest and response.status_code == 200:
             response.render()
-            if self._within_budget(len(response.rendered_content)):
-                cache.set(f"catalog-api:{digest}", (response.rendered_content, response["Content-Type"]), 3600)
+            content = response.rendered_content
+            # Small answers are sent as they are (GZipMiddleware's own threshold).
+            compressed = compress_string(content) if len(content) >= _GZIP_FROM else None
+            if self._within_budget(len(content) + len(compressed or b"")):
+                cache.set(f"{_STORED}{digest}", (content, response["Content-Type"], compressed), 3600)
             self._cacheable(response, f'"{digest}"')
         return response
 

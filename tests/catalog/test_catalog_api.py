@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import gzip
+import json
+
 import pytest
 from django.core.cache import cache
 from django.db import connection
@@ -137,3 +140,16 @@ def test_a_blank_number_or_choice_is_refused_free_text_is_not(client: Client, qu
     assert response.status_code == 400
     assert set(response.json()) <= {"cost", "kind", "sort", "stars", "set"}
     assert client.get("/api/cards/?q=&affiliation=").status_code == 200
+
+
+def test_a_stored_answer_is_sent_compressed_once_to_who_accepts_it(client: Client) -> None:
+    plain = client.get("/api/cards/", {"page_size": 50})  # answered, and stored with its compressed copy
+    assert plain["Content-Type"] == "application/json" and "Content-Encoding" not in plain
+    packed = client.get("/api/cards/", {"page_size": 50}, HTTP_ACCEPT_ENCODING="br, gzip")
+    assert packed["Content-Encoding"] == "gzip" and "Accept-Encoding" in packed["Vary"]
+    assert json.loads(gzip.decompress(packed.content)) == plain.json()
+    assert packed["ETag"] == f"W/{plain['ETag']}"
+    # The weak tag is the same answer: a client holding it gets a 304.
+    assert client.get("/api/cards/", {"page_size": 50}, HTTP_IF_NONE_MATCH=packed["ETag"]).status_code == 304
+    again = client.get("/api/cards/", {"page_size": 50})  # who does not accept gzip: as it is
+    assert "Content-Encoding" not in again and again.json() == plain.json()
