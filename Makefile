@@ -60,6 +60,7 @@ bench: messages
 	$(BIN)/python bench/http.py
 	$(BIN)/python bench/tournament.py
 	$(BIN)/python bench/buildable.py
+	$(BIN)/python bench/rows.py
 
 # The site at community scale on PostgreSQL (BENCH_SCALE_URL): 100,000 decks, 10,000 users.
 bench-scale: messages
