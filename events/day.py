@@ -68,9 +68,15 @@ def players_from_lists(event: Event) -> int:
     """A player for every list sent to the event that has none yet; returns how many were added."""
     current = _locked(event)
     new = Submission.objects.filter(event=current, tournament_player__isnull=True)
+    # A user who is a player already (their list withdrawn, then sent again) stays that player.
+    known = {p.user_id: p for p in Player.objects.filter(event=current, user__isnull=False, submission__isnull=True)}
     players = []
     for s in new:
         legal, general = list_verdict(s.text, current.format)
+        again = known.pop(s.player_id, None) if s.player_id else None
+        if again is not None:
+            Player.objects.filter(pk=again.pk).update(submission=s, name=s.player_name, legal=legal, general=general)
+            continue
         players.append(
             Player(event=current, name=s.player_name, user=s.player, submission=s, legal=legal, general=general)
         )

@@ -68,8 +68,12 @@ def submit(event: Event, player: Any, player_name: str, text: str, deck: Any = N
         player=player,
         defaults={"player_name": player_name, "text": text, "deck": deck, "submitted_at": timezone.now()},
     )
-    # A player of the tournament day already made from this list follows the new one.
+    # A player of the tournament day already made from this list follows the new one; so does
+    # one whose list was withdrawn and is now sent again (a second player of one user would be
+    # refused by the database, and every page of the day with it).
     legal, general = list_verdict(text, current.format)
+    if player is not None:
+        Player.objects.filter(event=current, user=player, submission__isnull=True).update(submission=submission)
     Player.objects.filter(submission=submission).update(name=player_name, legal=legal, general=general)
     return submission
 
