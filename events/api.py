@@ -298,7 +298,7 @@ class ResultInputSerializer(serializers.Serializer):
     )
     wins = serializers.IntegerField(min_value=0, max_value=3)
     losses = serializers.IntegerField(min_value=0, max_value=3)
-    draws = serializers.IntegerField(min_value=0, max_value=3)
+    draws = serializers.IntegerField(min_value=0, max_value=3, default=0)
 
 
 class ResultView(APIView):

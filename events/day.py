@@ -265,7 +265,9 @@ def check_games(event: Event, wins: int, losses: int, draws: int) -> None:
 def enter_result(match: Match, wins: int, losses: int, draws: int, *, side: Player | None = None) -> Match:
     """The organiser's result, games from `side` (player A when None): it stands, and settles a
     disagreement. Also corrects a result afterwards; the standings follow."""
-    current = Match.objects.select_for_update().select_related("round__event").get(pk=match.pk)
+    # The match's row only (`of`): a lock on the joined event row too made a report and a round
+    # paired again wait for each other, and PostgreSQL ended one of them as a deadlock.
+    current = Match.objects.select_for_update(of=("self",)).select_related("round__event").get(pk=match.pk)
     if current.player_b_id is None:
         raise TournamentError(_("A bye needs no result."))
     check_games(current.round.event, wins, losses, draws)
@@ -282,12 +284,26 @@ def enter_result(match: Match, wins: int, losses: int, draws: int, *, side: Play
 @transaction.atomic
 def report(match: Match, player: Player, wins: int, losses: int, draws: int) -> Match:
     """A player's own report. It stands when the opponent's agrees; a disagreement is flagged for
-    the organiser. A result the organiser entered stands and is not reopened by a report."""
-    current = Match.objects.select_for_update().select_related("round__event").get(pk=match.pk)
+    the organiser. A result the organiser entered, or both players agreed, stands: only the
+    organiser changes it (the same report again changes nothing). A round that is not the
+    newest takes no reports."""
+    current = Match.objects.select_for_update(of=("self",)).select_related("round__event").get(pk=match.pk)
     if player.pk not in (current.player_a_id, current.player_b_id) or current.player_b_id is None:
         raise TournamentError(_("You can report only your own match."))
+    newest = Round.objects.filter(event_id=current.round.event_id).order_by("-number").values_list("number", flat=True)
+    if current.round.number != newest.first():
+        raise TournamentError(
+            _("Round %(n)s is over: ask the organiser to correct its result.") % {"n": current.round.number}
+        )
     if current.decided_by == ORGANISER:
         raise TournamentError(_("The organiser has entered this result."))
+    if current.decided_by == AGREED:
+        as_agreed = (current.a_wins, current.b_wins, current.draws)
+        if player.pk == current.player_b_id:
+            as_agreed = (current.b_wins, current.a_wins, current.draws)
+        if as_agreed == (wins, losses, draws):
+            return current  # the same report again (a second tap): nothing changes
+        raise TournamentError(_("Both players reported this result: only the organiser can change it now."))
     check_games(current.round.event, wins, losses, draws)
     Report.objects.update_or_create(
         match=current, player=player, defaults={"wins": wins, "losses": losses, "draws": draws}

@@ -159,7 +159,11 @@ class GamesForm(forms.Form):
 
     wins = forms.IntegerField(label=_("Won"), min_value=0, max_value=3)
     losses = forms.IntegerField(label=_("Lost"), min_value=0, max_value=3)
-    draws = forms.IntegerField(label=_("Drawn"), min_value=0, max_value=3, initial=0)
+    # Left empty, as a phone's form often is, it means none.
+    draws = forms.IntegerField(label=_("Drawn"), min_value=0, max_value=3, initial=0, required=False)
+
+    def clean_draws(self) -> int:
+        return self.cleaned_data.get("draws") or 0
 
 
 class JudgeForm(forms.Form):

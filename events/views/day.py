@@ -367,8 +367,13 @@ def player_report(request: AuthedRequest, token: str) -> HttpResponse:
     event, player = _my_player(request, token)
     match = my_match(event, player)
     form = GamesForm(request.POST)
-    if match is None or not form.is_valid():
+    if match is None:
         return _refused(request, event, _("There is no match of yours to report."))
+    if not form.is_valid():
+        wrong = "; ".join(
+            f"{form.fields[name].label}: {' '.join(str(e) for e in errors)}" for name, errors in form.errors.items()
+        )
+        return _refused(request, event, _("The result could not be read: %(wrong)s") % {"wrong": wrong})
     try:
         result = day.report(
             match, player, form.cleaned_data["wins"], form.cleaned_data["losses"], form.cleaned_data["draws"]
