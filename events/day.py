@@ -236,6 +236,9 @@ def repair_round(event: Event, number: int) -> Round:
     round_ = current.tournament_rounds.order_by("-number").first()
     if round_ is None or round_.number != number or round_.kind != SWISS:
         raise TournamentError(_("Only the newest Swiss round can be paired again."))
+    # The round's matches under their row locks, as a report takes them: a report in progress
+    # is waited for and then seen, and one that comes after finds its match gone.
+    list(round_.matches.select_for_update(of=("self",)))
     if (
         round_.matches.exclude(decided_by=BYE_RESULT).filter(a_wins__isnull=False).exists()
         or Report.objects.filter(match__round=round_).exists()
@@ -261,13 +264,21 @@ def check_games(event: Event, wins: int, losses: int, draws: int) -> None:
         raise TournamentError(_("In best of 3 a player wins at most 2 games, of at most 3."))
 
 
+def _locked_match(match: Match) -> Match:
+    """The match under its row lock, and only its row (`of`): a lock on the joined event row too
+    made a report and a round paired again wait for each other, and PostgreSQL ended one of them
+    as a deadlock. A round paired again meanwhile took the match with it: said, not a 500."""
+    found = Match.objects.select_for_update(of=("self",)).select_related("round__event").filter(pk=match.pk).first()
+    if found is None:
+        raise TournamentError(_("This round was paired again: look at the new pairing."))
+    return found
+
+
 @transaction.atomic
 def enter_result(match: Match, wins: int, losses: int, draws: int, *, side: Player | None = None) -> Match:
     """The organiser's result, games from `side` (player A when None): it stands, and settles a
     disagreement. Also corrects a result afterwards; the standings follow."""
-    # The match's row only (`of`): a lock on the joined event row too made a report and a round
-    # paired again wait for each other, and PostgreSQL ended one of them as a deadlock.
-    current = Match.objects.select_for_update(of=("self",)).select_related("round__event").get(pk=match.pk)
+    current = _locked_match(match)
     if current.player_b_id is None:
         raise TournamentError(_("A bye needs no result."))
     check_games(current.round.event, wins, losses, draws)
@@ -287,7 +298,7 @@ def report(match: Match, player: Player, wins: int, losses: int, draws: int) -> 
     the organiser. A result the organiser entered, or both players agreed, stands: only the
     organiser changes it (the same report again changes nothing). A round that is not the
     newest takes no reports."""
-    current = Match.objects.select_for_update(of=("self",)).select_related("round__event").get(pk=match.pk)
+    current = _locked_match(match)
     if player.pk not in (current.player_a_id, current.player_b_id) or current.player_b_id is None:
         raise TournamentError(_("You can report only your own match."))
     newest = Round.objects.filter(event_id=current.round.event_id).order_by("-number").values_list("number", flat=True)

@@ -187,3 +187,36 @@ def test_both_reports_at_once_agree_once_and_a_report_racing_the_organiser_loses
     final = Match.objects.get(pk=match.pk)
     assert (final.a_wins, final.b_wins, final.decided_by) == (2, 0, "organiser")
     assert results[1] in ("refused", "reported")
+
+
+def test_a_report_racing_a_round_paired_again_is_refused_or_lands_never_an_error(racer) -> None:
+    from events import day
+    from events.models import Match, Player, Round
+
+    event = _tournament(racer, players=4)
+    for _ in range(10):
+        round_ = day.pair_next_round(event) if not Round.objects.filter(event=event).exists() else Round.objects.get()
+        match = round_.matches.first()
+        assert match is not None
+        player = Player.objects.get(pk=match.player_a_id)
+
+        def again() -> str:
+            try:
+                day.repair_round(event, 1)
+            except day.TournamentError:
+                return "kept"  # the report came first: a result is in
+            return "paired again"
+
+        def report() -> str:
+            try:
+                day.report(match, player, 2, 0, 0)
+            except day.TournamentError:
+                return "refused"  # the round was paired again first
+            return "reported"
+
+        outcome = at_once(again, report)
+        assert outcome in (["paired again", "refused"], ["kept", "reported"], ["paired again", "reported"])
+        assert Round.objects.filter(event=event).count() == 1 and Match.objects.filter(round__event=event).count() == 2
+        Match.objects.filter(round__event=event).update(a_wins=None, b_wins=None, draws=None, decided_by="")
+        for left in Match.objects.filter(round__event=event):
+            left.reports.all().delete()
