@@ -168,7 +168,7 @@ class Fact:
             raise FactError(self.name, _("Control characters are not allowed."))
         if self.kind == CHOICE:
             assert self.choices is not None
-            slug = _words(self.name).get(text.lower().replace(" ", ""))
+            slug = words_of(self.name).get(text.lower().replace(" ", ""))
             if slug is None:
                 allowed = ", ".join(self.choices.values)
                 raise FactError(
@@ -381,8 +381,9 @@ MISSING_WORDS: dict[str, str] = {
 _WORDS: dict[str, dict[str, str]] = {}
 
 
-def _words(name: str) -> dict[str, str]:
-    # Made when first asked (they need opencc), once a process.
+def words_of(name: str) -> dict[str, str]:
+    """What a choice fact accepts (Fact.words), made when first asked (they need opencc) and
+    kept for the process: the query language and a contribution read the same."""
     if name not in _WORDS:
         words = FACTS[name].words()
         assert words is not None

@@ -59,7 +59,7 @@ def _fact_keyword(fact: facts.Fact) -> Keyword:
         fact.name,
         fact.kind == facts.INT,
         fact.keyword,
-        fact.words(),
+        facts.words_of(fact.name) if fact.choices is not None else None,
         gettext_lazy(fact.help),
         fact.example,
     )

@@ -15,9 +15,19 @@ from webutil.urls import reverse_memo
 register = template.Library()
 
 
+_PAGE = object()
+
+
 def _page_values(context: Any) -> dict[str, Any]:
     """What every counter of a page shares: the reader, the address to come back to, the form's
-    token and the Set button's word."""
+    token and the Set button's word; made once a page (a card list has sixty counters)."""
+    found: dict[str, Any] | None = context.render_context.get(_PAGE)
+    if found is None:
+        found = context.render_context[_PAGE] = _made_page_values(context)
+    return found
+
+
+def _made_page_values(context: Any) -> dict[str, Any]:
     user = context.get("user")
     request = context.get("request")
     return {
