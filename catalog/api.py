@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import time
 from typing import Any
 
 from django.core.cache import cache
@@ -28,6 +27,7 @@ from catalog import cache_version, facts, images, vocab
 from catalog.filters import CardFilter
 from catalog.loading import RECORD_KEYS
 from catalog.models import Card, CardChange, CardSet
+from catalog.stored_answers import mark_storable, within_store_budget
 from webutil.pagination import MAX_PAGE_SIZE
 
 _GZIP = re.compile(r"\bgzip\b")
@@ -51,10 +51,6 @@ class CatalogueCacheMixin:
     cache_seconds = 60
     # Parameters that change the answer; any other is ignored by the view and so by the key.
     cache_parameters: frozenset[str] = frozenset()
-    # At most this many bytes of answers are stored per hour (each lives an hour): the cache
-    # holds at most twice this for the catalogue, whatever clients send.
-    STORE_BUDGET = 32 * 1024 * 1024
-    STORE_SECONDS = 3600
 
     def _digest(self, request: Request) -> str:
         params = sorted(
@@ -94,21 +90,16 @@ class CatalogueCacheMixin:
             content = response.rendered_content
             # Small answers are sent as they are (GZipMiddleware's own threshold).
             compressed = compress_string(content) if len(content) >= _GZIP_FROM else None
-            if self._within_budget(len(content) + len(compressed or b"")):
+            if within_store_budget(len(content) + len(compressed or b"")):
                 cache.set(f"{_STORED}{digest}", (content, response["Content-Type"], compressed), 3600)
             self._cacheable(response, f'"{digest}"')
         return response
 
-    def _within_budget(self, size: int) -> bool:
-        hour = int(time.time() // self.STORE_SECONDS)
-        key = f"catalog-api:stored:{hour}"
-        try:
-            cache.add(key, 0, timeout=self.STORE_SECONDS * 2)
-            return bool(cache.incr(key, size) <= self.STORE_BUDGET)
-        except ValueError:  # the counter expired between add and incr, or the cache is down
-            return False
-
     def _cacheable(self, response: HttpResponseBase, etag: str) -> HttpResponseBase:
+        # Kept whole for anonymous clients (keyed by the raw query string) only when every
+        # parameter is one the answer depends on: unknown ones are never keyed.
+        if all(key in self.cache_parameters for key in self.request.query_params):  # type: ignore[attr-defined]  # the view's
+            mark_storable(response)
         response["ETag"] = etag
         response["Cache-Control"] = f"public, max-age={self.cache_seconds}"
         return response

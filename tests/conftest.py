@@ -38,6 +38,31 @@ def empty_cache():
         caches[alias].clear()
 
 
+@pytest.fixture
+def local_caches():
+    """Both caches in this process, the shape of the settings without REDIS_URL, whichever cache
+    the suite runs with: for tests that look inside the cache."""
+    from django.core.cache import caches
+    from django.test import override_settings
+
+    local = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "t-default",
+            "OPTIONS": {"MAX_ENTRIES": 2000},
+        },
+        "throttle": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "t-throttle",
+            "OPTIONS": {"MAX_ENTRIES": 1_000_000},
+        },
+    }
+    with override_settings(CACHES=local):
+        for alias in caches:
+            caches[alias].clear()
+        yield
+
+
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
     # The real catalogue, loaded once: every test sees every card inside its own transaction.

@@ -14,7 +14,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.core.cache import caches
@@ -129,7 +129,13 @@ class _CountingMixin:
         key = self.get_cache_key(request, view)  # type: ignore[attr-defined]  # DRF's, by scope
         if key is None:
             return True
-        self._wait = hit(key, Limit(self.num_requests, self.duration))
+        limit = Limit(self.num_requests, self.duration)
+        if getattr(getattr(request, "_request", request), "throttles_counted", False):
+            # Counted already, before DRF (webutil.throttling.anonymous_throttled): only read.
+            count, left = _with_fallback(_peek, key, limit.seconds)
+            self._wait = None if count <= limit.count else left
+        else:
+            self._wait = hit(key, limit)
         return self._wait is None
 
     def wait(self) -> float | None:
@@ -145,3 +151,28 @@ class AnonThrottle(_CountingMixin, AnonRateThrottle):
 
 class UserThrottle(_CountingMixin, UserRateThrottle):
     pass
+
+
+class _Anonymous:
+    """What DRF's throttles read of a request (its user and its address), for a request answered
+    before DRF sees it: nobody signed in."""
+
+    __slots__ = ("META", "user")
+
+    def __init__(self, request: HttpRequest) -> None:
+        self.META = request.META
+        self.user = None
+
+
+def anonymous_throttled(request: HttpRequest) -> bool:
+    """Counts an anonymous API request as DRF's default throttles do (their keys, their rates):
+    True when one of them refuses it. The request is marked as counted."""
+    from rest_framework.settings import api_settings
+
+    seen = _Anonymous(request)
+    # DRF has imported them (its stubs type the setting as the dotted names)
+    classes = cast("list[type[_CountingMixin]]", api_settings.DEFAULT_THROTTLE_CLASSES)
+    allowed = [throttle().allow_request(seen, None) for throttle in classes]
+    # A request refused here goes on to DRF, which answers the 429: it must not count it again.
+    request.throttles_counted = True  # type: ignore[attr-defined]
+    return not all(allowed)

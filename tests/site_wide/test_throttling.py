@@ -13,30 +13,7 @@ from rest_framework.throttling import SimpleRateThrottle
 
 from webutil.throttling import client_ip
 
-pytestmark = pytest.mark.django_db
-
-LOCAL = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "LOCATION": "t-default",
-        "OPTIONS": {"MAX_ENTRIES": 2000},
-    },
-    "throttle": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "LOCATION": "t-throttle",
-        "OPTIONS": {"MAX_ENTRIES": 1_000_000},
-    },
-}
-
-
-@pytest.fixture(autouse=True)
-def local_caches():
-    # The same shape as the settings without REDIS_URL, whichever cache the suite runs with:
-    # these tests look inside the cache.
-    with override_settings(CACHES=LOCAL):
-        for alias in caches:
-            caches[alias].clear()
-        yield
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("local_caches")]
 
 
 @pytest.fixture
@@ -69,12 +46,15 @@ def test_unknown_parameters_are_not_keyed(client: Client) -> None:
 
 
 def test_the_response_cache_is_bounded(client: Client, monkeypatch) -> None:
-    from catalog.api import CatalogueCacheMixin
+    from catalog import stored_answers
 
-    monkeypatch.setattr(CatalogueCacheMixin, "STORE_BUDGET", 50_000)
+    monkeypatch.setattr(stored_answers, "STORE_BUDGET", 50_000)
     for page in range(1, 5):
         assert client.get(f"/api/cards/?page_size=100&cost_max={page}").status_code == 200
-    stored = [k for k in caches["default"]._cache if "catalog-api:" in k and ":stored:" not in k]
+    # the views' bodies and the whole answers kept for anonymous clients share one budget
+    stored = [
+        k for k in caches["default"]._cache if ("catalog-api:" in k or "catalog-answer:" in k) and ":stored:" not in k
+    ]
     sizes = sum(len(caches["default"].get(k.split(":", 2)[-1])[0]) for k in stored)
     assert stored and sizes <= 50_000
 
