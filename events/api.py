@@ -104,7 +104,7 @@ class EventOutputSerializer(serializers.Serializer):
 
     @extend_schema_field(OpenApiTypes.INT)
     def get_rounds(self, event: Event) -> int:
-        return event.swiss_rounds(len(day.active_players(event)))
+        return day.planned_rounds(event)
 
 
 class EventListView(APIView):
@@ -182,7 +182,6 @@ class PlayerListView(APIView):
     @extend_schema(responses={200: PlayerOutputSerializer(many=True), 401: ERROR, 404: ERROR})
     def get(self, request: Request, event_id: int) -> Response:
         event = _event(request, event_id)
-        day.players_from_lists(event)
         return Response(PlayerOutputSerializer(event.players.all(), many=True).data)
 
     @extend_schema(
@@ -195,7 +194,6 @@ class PlayerListView(APIView):
         data = payload.validated_data
         if "user" in data:
             user = get_user_model().objects.filter(username=data["user"]).first()
-            day.players_from_lists(event)
             player = event.players.filter(user=user).first() if user else None
             if player is None:
                 raise ValidationError({"user": [_("This user has sent no list to the event.")]})
@@ -262,7 +260,6 @@ class RoundListView(APIView):
     @extend_schema(request=None, responses={201: RoundOutputSerializer, 400: ERROR, 401: ERROR, 404: ERROR})
     def post(self, request: Request, event_id: int) -> Response:
         event = _event(request, event_id)
-        day.players_from_lists(event)
         try:
             round_ = day.pair_next_round(event)
         except day.TournamentError as exc:

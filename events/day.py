@@ -142,11 +142,13 @@ class History:
     had_bye: set[int]
 
 
-def _results(event: Event) -> list[Result]:
-    """Every Swiss result in so far, as plain rows (one query, no model instances)."""
-    rows = Match.objects.filter(round__event=event, round__kind=SWISS, a_wins__isnull=False).values_list(
-        "player_a", "player_b", "a_wins", "b_wins", "draws"
-    )
+def _results(event: Event, *, before: int | None = None) -> list[Result]:
+    """Every Swiss result in so far (of the rounds before `before`), as plain rows (one query,
+    no model instances)."""
+    matches = Match.objects.filter(round__event=event, round__kind=SWISS, a_wins__isnull=False)
+    if before is not None:
+        matches = matches.filter(round__number__lt=before)
+    rows = matches.values_list("player_a", "player_b", "a_wins", "b_wins", "draws")
     return [Result(a, b, aw or 0, bw or 0, d or 0) for a, b, aw, bw, d in rows]
 
 
@@ -154,9 +156,13 @@ def _points(event: Event) -> Points:
     return Points(event.win_points, event.draw_points, event.loss_points)
 
 
-def _history(event: Event) -> History:
-    results = _results(event)
-    pairs = Match.objects.filter(round__event=event, round__kind=SWISS).values_list("player_a", "player_b")
+def _history(event: Event, *, before: int | None = None) -> History:
+    """Scores, who met and who had a bye, from the Swiss rounds (those before round `before`)."""
+    results = _results(event, before=before)
+    swiss = Match.objects.filter(round__event=event, round__kind=SWISS)
+    if before is not None:
+        swiss = swiss.filter(round__number__lt=before)
+    pairs = swiss.values_list("player_a", "player_b")
     table = standings(list(event.players.values_list("pk", flat=True)), results, _points(event), event.standings_seed)
     return History(
         scores={row.player: row.points for row in table},
@@ -173,14 +179,14 @@ def open_round(event: Event) -> Round | None:
     return None
 
 
-def _new_round(event: Event, kind: str) -> Round:
+def _new_round(event: Event, kind: str, seed: int | None = None) -> Round:
     number = (event.tournament_rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     now = timezone.now()
     return Round.objects.create(
         event=event,
         number=number,
         kind=kind,
-        seed=secrets.randbelow(2**31),
+        seed=secrets.randbelow(2**31) if seed is None else seed,
         started=now,
         ends=now + timedelta(minutes=event.round_minutes),
     )
@@ -203,49 +209,118 @@ def active_players(event: Event) -> list[int]:
     )
 
 
-@transaction.atomic
-def pair_next_round(event: Event) -> Round:
-    """Pair the next Swiss round: checked-in players with a legal list who have not dropped.
-    Under the event's row lock, so two organiser tabs never pair the same round twice."""
-    current = _locked(event)
-    if open_round(current) is not None:
+# Pairing is computed from a snapshot, outside any lock (a championship round takes a few
+# milliseconds, but a small event's exact matching up to a quarter of a second), and written under
+# the event's row lock only if nothing it read changed meanwhile; otherwise it is computed again.
+PAIRING_ATTEMPTS = 3
+
+
+def _fingerprint(event: Event) -> int:
+    """What a pairing is computed from: the players who may be paired, every match and its
+    result, and the reports (a report can change a result)."""
+    matches = Match.objects.filter(round__event=event).order_by("pk")
+    rows = tuple(matches.values_list("pk", "player_a", "player_b", "a_wins", "b_wins", "draws"))
+    reports = Report.objects.filter(match__round__event=event).count()
+    return hash((tuple(active_players(event)), rows, reports))
+
+
+def planned_rounds(event: Event) -> int:
+    """The number of Swiss rounds: the organiser's, or the one fixed when round 1 was paired;
+    before that, ⌈log2 n⌉ of the players expected (checked in, once check-in has begun; else
+    those with a legal list)."""
+    if event.rounds:
+        return event.rounds
+    expected = event.players.filter(legal=True, dropped=False)
+    if expected.filter(checked_in=True).exists():
+        expected = expected.filter(checked_in=True)
+    return event.swiss_rounds(expected.count())
+
+
+def _can_pair_next(event: Event) -> None:
+    if open_round(event) is not None:
         raise TournamentError(_("The current round still has tables without a result."))
-    if current.tournament_rounds.filter(kind=TOP).exists():
+    if event.tournament_rounds.filter(kind=TOP).exists():
         raise TournamentError(_("The top cut has begun: the Swiss rounds are over."))
-    players = active_players(current)
-    done = current.tournament_rounds.filter(kind=SWISS).count()
-    if done >= current.swiss_rounds(len(players)):
+    if event.tournament_rounds.filter(kind=SWISS).count() >= planned_rounds(event):
         raise TournamentError(_("Every Swiss round has been played."))
-    history = _history(current)
-    round_ = _new_round(current, SWISS)
+
+
+def _pairs(players: list[int], history: History, seed: int) -> list[tuple[int, int | None]]:
     try:
-        pairs = pair_round(players, history.scores, history.met, history.had_bye, round_.seed)
+        return pair_round(players, history.scores, history.met, history.had_bye, seed)
     except PairingError:
         raise TournamentError(_("These players cannot be paired without a rematch.")) from None
-    if current.checkin_open:
-        current.checkin_open = False  # check-in ends when the first round is paired
-        current.save(update_fields=["checkin_open"])
-    _create_matches(round_, pairs)
+
+
+def _changed_meanwhile() -> TournamentError:
+    return TournamentError(_("The event kept changing while the round was being paired: pair it again."))
+
+
+def pair_next_round(event: Event) -> Round:
+    """Pair the next Swiss round: checked-in players with a legal list who have not dropped.
+    Computed outside any lock, written under the event's row lock if nothing changed meanwhile,
+    so two organiser tabs never pair the same round twice and no page waits for a pairing."""
+    for _attempt in range(PAIRING_ATTEMPTS):
+        _can_pair_next(event)
+        seen = _fingerprint(event)
+        players = active_players(event)
+        seed = secrets.randbelow(2**31)
+        pairs = _pairs(players, _history(event), seed)
+        with transaction.atomic():
+            current = _locked(event)
+            if _fingerprint(current) != seen:
+                continue
+            _can_pair_next(current)
+            first = not current.tournament_rounds.exists()
+            round_ = _new_round(current, SWISS, seed)
+            if first:
+                # Check-in ends, and the number of Swiss rounds is fixed from the players now.
+                current.checkin_open = False
+                current.rounds = current.rounds or current.swiss_rounds(len(players))
+                current.save(update_fields=["checkin_open", "rounds"])
+            _create_matches(round_, pairs)
+            return round_
+    raise _changed_meanwhile()
+
+
+def _newest_swiss(event: Event, number: int) -> Round:
+    round_ = event.tournament_rounds.order_by("-number").first()
+    if round_ is None or round_.number != number or round_.kind != SWISS:
+        raise TournamentError(_("Only the newest Swiss round can be paired again."))
     return round_
 
 
-@transaction.atomic
-def repair_round(event: Event, number: int) -> Round:
-    """Pair the newest round again (a late arrival, a mistake) while no result is in."""
-    current = _locked(event)
-    round_ = current.tournament_rounds.order_by("-number").first()
-    if round_ is None or round_.number != number or round_.kind != SWISS:
-        raise TournamentError(_("Only the newest Swiss round can be paired again."))
-    # The round's matches under their row locks, as a report takes them: a report in progress
-    # is waited for and then seen, and one that comes after finds its match gone.
-    list(round_.matches.select_for_update(of=("self",)))
-    if (
+def _has_results(round_: Round) -> bool:
+    return (
         round_.matches.exclude(decided_by=BYE_RESULT).filter(a_wins__isnull=False).exists()
         or Report.objects.filter(match__round=round_).exists()
-    ):
-        raise TournamentError(_("A result is in: the round can no longer be paired again."))
-    round_.delete()
-    return pair_next_round(current)
+    )
+
+
+def repair_round(event: Event, number: int) -> Round:
+    """Pair the newest round again (a late arrival, a mistake) while no result is in."""
+    for _attempt in range(PAIRING_ATTEMPTS):
+        round_ = _newest_swiss(event, number)
+        if _has_results(round_):
+            raise TournamentError(_("A result is in: the round can no longer be paired again."))
+        seen = _fingerprint(event)
+        seed = secrets.randbelow(2**31)
+        pairs = _pairs(active_players(event), _history(event, before=number), seed)
+        with transaction.atomic():
+            current = _locked(event)
+            round_ = _newest_swiss(current, number)
+            # The round's matches under their row locks, as a report takes them: a report in
+            # progress is waited for and then seen, and one that comes after finds its match gone.
+            list(round_.matches.select_for_update(of=("self",)))
+            if _has_results(round_):
+                raise TournamentError(_("A result is in: the round can no longer be paired again."))
+            if _fingerprint(current) != seen:
+                continue
+            round_.delete()
+            again = _new_round(current, SWISS, seed)
+            _create_matches(again, pairs)
+            return again
+    raise _changed_meanwhile()
 
 
 # --- results ---------------------------------------------------------------------------------
@@ -357,8 +432,7 @@ def pair_top_cut(event: Event) -> Round:
         raise TournamentError(_("The current round still has tables without a result."))
     tops = list(current.tournament_rounds.filter(kind=TOP).order_by("number"))
     if not tops:
-        players = active_players(current)
-        if current.tournament_rounds.filter(kind=SWISS).count() < current.swiss_rounds(len(players)):
+        if current.tournament_rounds.filter(kind=SWISS).count() < planned_rounds(current):
             raise TournamentError(_("The Swiss rounds are not over."))
         dropped = set(current.players.filter(dropped=True).values_list("pk", flat=True))
         ranked = [row.player for row in standings_of(current) if row.player not in dropped]
@@ -393,7 +467,7 @@ def stage(event: Event) -> str:
     if rounds[-1] == TOP:
         last = event.tournament_rounds.order_by("-number").first()
         return FINISHED if last is not None and last.matches.count() == 1 else TOP_CUT
-    swiss_done = len(rounds) >= event.swiss_rounds(len(active_players(event)))
+    swiss_done = len(rounds) >= planned_rounds(event)
     return FINISHED if swiss_done and not event.top_cut else PLAYING
 
 
@@ -476,6 +550,10 @@ def swap(event: Event, first: int, second: int) -> Round:
         raise TournamentError(_("These two already play each other."))
     setattr(m1, f1, second)
     setattr(m2, f2, first)
+    had_bye = _history(current, before=round_.number).had_bye
+    for m in (m1, m2):
+        if m.player_b_id is None and m.player_a_id in had_bye:
+            raise TournamentError(_("That player has had a bye already: nobody gets a second one."))
     for m in (m1, m2):
         bye = m.player_b_id is None
         m.a_wins, m.b_wins, m.draws = (2, 0, 0) if bye else (None, None, None)

@@ -8,13 +8,14 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from decks.batch import problem_lines
 from decks.legality import check_list, remembered_verdict
-from events.day import list_verdict
-from events.models import Event, Player, Submission
+from events.day import list_verdict, players_from_lists
+from events.models import Event, Match, Player, Submission
 from rules_check import DeckListError, Verdict
 from webutil.csv import csv_text
 
@@ -29,6 +30,16 @@ def closed_reason(event: Event, now: datetime | None = None) -> str | None:
     if event.locked:
         return _("The organiser has locked this event: lists can no longer be changed.")
     return _("The deadline has passed: lists can no longer be submitted or changed.")
+
+
+def frozen_reason(event: Event, user: Any) -> str | None:
+    """Once a player has been paired, their list is the one they play: they can no longer change
+    or withdraw it (the organiser still can)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    if Match.objects.filter(round__event=event).filter(Q(player_a__user=user) | Q(player_b__user=user)).exists():
+        return _("You have been paired: your list is the one you play and can no longer be changed or withdrawn.")
+    return None
 
 
 # What the players' lists were sent under: fixed once the organiser locks the event.
@@ -59,7 +70,7 @@ def submit(event: Event, player: Any, player_name: str, text: str, deck: Any = N
     """Save (or replace) a player's list. The event row is locked for the check, so a submission
     and the organiser's lock cannot cross: after the lock commits, nothing changes."""
     current = Event.objects.select_for_update().get(pk=event.pk)
-    reason = closed_reason(current)
+    reason = closed_reason(current) or frozen_reason(current, player)
     if reason:
         raise EventClosed(reason)
     check_list(text, current.format)  # a list that is no list at all (DeckListError) is not stored
@@ -75,6 +86,7 @@ def submit(event: Event, player: Any, player_name: str, text: str, deck: Any = N
     if player is not None:
         Player.objects.filter(event=current, user=player, submission__isnull=True).update(submission=submission)
     Player.objects.filter(submission=submission).update(name=player_name, legal=legal, general=general)
+    players_from_lists(current)  # a new list becomes a player of the day as it is sent
     return submission
 
 
@@ -105,7 +117,7 @@ def remove_submission(event: Event, submission_id: int) -> None:
 def withdraw(event: Event, player: Any) -> bool:
     """A player takes their own list back: only while they could still send one."""
     current = Event.objects.select_for_update().get(pk=event.pk)
-    reason = closed_reason(current)
+    reason = closed_reason(current) or frozen_reason(current, player)
     if reason:
         raise EventClosed(reason)
     deleted, _by_model = Submission.objects.filter(event=current, player=player).delete()
@@ -123,6 +135,7 @@ def save_batch(organiser: Any, name: str, format_name: str, lists: list[tuple[st
             for file_name, text, player in lists
         ]
     )
+    players_from_lists(event)
     return event
 
 

@@ -137,7 +137,6 @@ def results(event: Event, table: list[Any] | None = None) -> tuple[str, list[Pla
 @login_required
 def day_page(request: AuthedRequest, event_id: int) -> HttpResponse:
     event = _run(request, event_id)
-    day.players_from_lists(event)
     context = day_context(event, request.GET.get("round"))
     players = list(event.players.all())
     active = len(day.active_players(event))
@@ -152,7 +151,7 @@ def day_page(request: AuthedRequest, event_id: int) -> HttpResponse:
             "is_organiser": event.organiser_id == request.user.pk,
             "open_round": day.open_round(event),
             "public_url": request.build_absolute_uri(reverse("events:public", args=[event.public_token])),
-            "swiss_rounds": event.swiss_rounds(active),
+            "swiss_rounds": day.planned_rounds(event),
         }
     )
     return render(request, "events/day.html", context)
@@ -326,7 +325,6 @@ def public_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
 
 def _my_player(request: AuthedRequest, token: str) -> tuple[Event, Player]:
     event = get_object_or_404(Event, token=token)
-    day.players_from_lists(event)
     player = Player.objects.filter(event=event, user=request.user).first()
     if player is None:
         raise Http404(_("You have no list in this event."))

@@ -15,7 +15,7 @@ from decks import batch
 from decks.forms import BatchCheckForm
 from decks.i18n import pick
 from decks.sheets import sheet_for_list
-from events import day, services
+from events import services
 from events.forms import EventForm, SubmissionForm
 from events.models import Event, Submission, new_token
 from events.views import day as day_views
@@ -176,7 +176,7 @@ def submit(request: AuthedRequest, token: str) -> HttpResponse:
     mine = Submission.objects.filter(event=event, player=request.user).first()
     initial = {"player_name": mine.player_name if mine else request.user.get_username()}
     form = SubmissionForm(request.POST or None, request.FILES or None, user=request.user, initial=initial)
-    reason = services.closed_reason(event)
+    reason = services.closed_reason(event) or services.frozen_reason(event, request.user)
     status = 200
     if request.method == "POST":
         if reason:
@@ -200,8 +200,6 @@ def submit(request: AuthedRequest, token: str) -> HttpResponse:
         status = 400
     row = services.checked(event, [mine])[0] if mine else None
     context = {"event": event, "form": form, "mine": mine, "row": row, "closed": reason, "now": timezone.now()}
-    if mine is not None:
-        day.players_from_lists(event)
     context.update(day_views.player_context(event, request.user))
     return render(request, "events/submit.html", context, status=status)
 

@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from events import day
+from events import day, services
 from events.models import Event, Match, Player, Submission
 from tests.conftest import logged_in
 from tests.support.decklists import LEGAL_40
@@ -240,7 +240,7 @@ def test_a_player_reports_only_their_own_match_through_the_api(alice, bob, charl
 def test_an_event_day_run_through_the_pages(alice, bob, charlie) -> None:
     event = make_event(alice, players=3)
     # bob sends a list through the link, checks in himself while check-in is open.
-    mine = Submission.objects.create(event=event, player=bob, player_name="Bob", text=LEGAL_40)
+    mine = services.submit(event, bob, "Bob", LEGAL_40)
     organiser, player = logged_in(alice), logged_in(bob)
     assert (
         organiser.post(
@@ -302,7 +302,7 @@ def test_an_event_day_run_through_the_pages(alice, bob, charlie) -> None:
 
 def test_a_player_cannot_check_in_once_closed_and_drops_keep_the_record(alice, bob) -> None:
     event = make_event(alice, players=1)
-    Submission.objects.create(event=event, player=bob, player_name="Bob", text=LEGAL_40)
+    services.submit(event, bob, "Bob", LEGAL_40)
     player = logged_in(bob)
     assert player.post(f"/e/{event.token}/check-in/").status_code == 400  # check-in not open
     assert player.post(f"/e/{event.token}/drop/").status_code == 302
@@ -331,11 +331,16 @@ def test_swapping_two_players_warns_of_a_rematch_and_never_seats_one_twice(alice
     # Two players of one table, or a player against themself: refused.
     assert organiser.post(f"/events/{event.pk}/day/swap/", {"first": c, "second": b}).status_code == 400
     assert organiser.post(f"/events/{event.pk}/day/swap/", {"first": c, "second": c}).status_code == 400
-    # The bye moves with its seat and keeps its 2–0.
+    # The bye moves with its seat and keeps its 2–0; never to a player who had one already.
     bye = round2.matches.get(player_b__isnull=True)
-    day.swap(event, bye.player_a_id, Match.objects.get(pk=tables[1].pk).player_a_id)
+    first_bye = Match.objects.get(round__number=1, player_b__isnull=True).player_a_id
+    with pytest.raises(day.TournamentError, match="輪空"):
+        day.swap(event, bye.player_a_id, first_bye)
+    seated = [m for m in round2.matches.exclude(pk=bye.pk) if first_bye not in (m.player_a_id, m.player_b_id)]
+    day.swap(event, bye.player_a_id, seated[0].player_a_id)
     assert (Match.objects.get(pk=bye.pk).a_wins, Match.objects.get(pk=bye.pk).decided_by) == (2, "bye")
-    day.enter_result(Match.objects.get(pk=tables[1].pk), 2, 0, 0)
+    assert Match.objects.get(pk=bye.pk).player_a_id == seated[0].player_a_id
+    day.enter_result(Match.objects.get(pk=seated[0].pk), 2, 0, 0)
     with pytest.raises(day.TournamentError):
         day.swap(event, a, b)
 
