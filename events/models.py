@@ -19,6 +19,7 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from decks.i18n import format_label
@@ -204,6 +205,18 @@ class Round(models.Model):
     def __str__(self) -> str:
         return f"{self.event_id} R{self.number}"
 
+    def title(self) -> str:
+        """ "Round 3"; a top-cut round by what it is: the quarter-finals, the semi-finals, the final
+        (by its tables: the matches prefetched, or one count)."""
+        if self.kind != TOP:
+            return gettext("Round %(n)s") % {"n": self.number}
+        tables = len(self.matches.all())
+        named = CUT_ROUNDS.get(tables)
+        return str(named) if named else gettext("Top %(n)s") % {"n": 2 * tables}
+
+
+# A top-cut round by its number of tables.
+CUT_ROUNDS = {1: _("Final"), 2: _("Semi-finals"), 4: _("Quarter-finals"), 8: _("Round of 16")}
 
 AGREED, ORGANISER = "agreed", "organiser"
 

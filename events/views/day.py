@@ -354,6 +354,19 @@ def player_check_in(request: AuthedRequest, token: str) -> HttpResponse:
 @require_POST
 def player_drop(request: AuthedRequest, token: str) -> HttpResponse:
     _event, player = _my_player(request, token)
+    # One tap where "Report" sat must not end someone's event: the second step says what it does.
+    asked = unless_confirmed(
+        request,
+        title=_("Drop from the event?"),
+        message=_(
+            "You will not be paired in any later round, and only the organiser can bring you back. "
+            "Your results so far stay in the standings."
+        ),
+        button=_("Drop from the event"),
+        back=reverse("events:submit", args=[token]),
+    )
+    if asked:
+        return asked
     day.set_dropped(player, True, by_player=True)
     messages.success(request, _("You have dropped from the event. Your results stay in the standings."))
     return redirect("events:submit", token=token)

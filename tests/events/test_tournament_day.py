@@ -149,6 +149,10 @@ def test_standings_and_a_top_4(alice) -> None:
     day.enter_result(final.matches.get(), 1, 2, 0)
     with pytest.raises(day.TournamentError):
         day.pair_top_cut(event)
+    # the top cut's rounds are named for what they are, not "round 5" and "round 6"
+    assert (semis.title(), final.title(), event.tournament_rounds.first().title()) == ("準決賽", "決賽", "第 1 輪")
+    page = logged_in(alice).get(f"/events/{event.pk}/day/?round={final.number}").content.decode()
+    assert "<h3>決賽" in page and "淘汰賽第" not in page
 
 
 # --- API ---------------------------------------------------------------------------------------
@@ -305,9 +309,13 @@ def test_a_player_cannot_check_in_once_closed_and_drops_keep_the_record(alice, b
     services.submit(event, bob, "Bob", LEGAL_40)
     player = logged_in(bob)
     assert player.post(f"/e/{event.token}/check-in/").status_code == 400  # check-in not open
-    assert player.post(f"/e/{event.token}/drop/").status_code == 302
+    # dropping asks first: one tap where "Report" sat must not end the event for someone
+    asked = player.post(f"/e/{event.token}/drop/")
+    assert asked.status_code == 200 and 'name="confirm"' in asked.content.decode()
+    assert not Player.objects.get(user=bob).dropped
+    assert player.post(f"/e/{event.token}/drop/", {"confirm": "yes"}).status_code == 302
     assert Player.objects.get(user=bob).dropped
-    assert logged_in(alice).post(f"/e/{event.token}/drop/").status_code == 404  # alice sent no list
+    assert logged_in(alice).post(f"/e/{event.token}/drop/", {"confirm": "yes"}).status_code == 404  # no list
 
 
 def test_swapping_two_players_warns_of_a_rematch_and_never_seats_one_twice(alice) -> None:

@@ -120,7 +120,7 @@ ROUTES = [
     # a player's own part of the event link: alice sent no list, so she has none either
     Route("post", "/e/{token}/check-in/", 404, (302,), (404,)),
     Route("post", "/e/{token}/report/", 404, (302,), (404,), {"wins": 2, "losses": 0, "draws": 0}),
-    Route("post", "/e/{token}/drop/", 404, (302,), (404,)),
+    Route("post", "/e/{token}/drop/", 404, (302,), (404,), {"confirm": "yes"}),
     Route("get", "/api/events/", 200, (401,), (200,)),
     Route("get", "/api/events/{event}/", 200, (401,), (404,)),
     Route("patch", "/api/events/{event}/", 200, (401,), (404,), {"round_minutes": 45}, json=True),
