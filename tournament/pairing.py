@@ -213,18 +213,26 @@ def _matching(
 ) -> list[tuple[int, int]] | None:
     """The best pairing of a few players (most pairs, then the smallest floats, those in
     `carried` paired first); None if `complete` and someone is left."""
-    graph = nx.Graph()
     ordered = sorted(players, key=lambda p: lot[p])
-    graph.add_nodes_from(ordered)
-    for i, a in enumerate(ordered):
-        for b in ordered[i + 1 :]:
-            if frozenset((a, b)) not in met:
-                bonus = 10**6 * ((a in carried) + (b in carried))
-                graph.add_edge(a, b, weight=_weight(a, b, scores, lot, SPREAD) + bonus)
+    graph = _graph(ordered, scores, met, lot, carried)
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     if complete and 2 * len(matching) != len(ordered):
         return None
     return [(a, b) if lot[a] < lot[b] else (b, a) for a, b in matching]
+
+
+def _graph(
+    order: list[int], scores: Mapping[int, int], met: Set[frozenset[int]], lot: Mapping[int, int], carried: Set[int]
+) -> nx.Graph:
+    """Every pair that has not met, weighted by its float (those in `carried` paired first)."""
+    graph = nx.Graph()
+    graph.add_nodes_from(order)
+    for i, a in enumerate(order):
+        for b in order[i + 1 :]:
+            if frozenset((a, b)) not in met:
+                bonus = 10**6 * ((a in carried) + (b in carried))
+                graph.add_edge(a, b, weight=_weight(a, b, scores, lot, SPREAD) + bonus)
+    return graph
 
 
 def _global(
@@ -234,14 +242,8 @@ def _global(
     had_bye: Set[int],
     lot: Mapping[int, int],
 ) -> list[tuple[int, int | None]]:
-    graph = nx.Graph()
-    graph.add_nodes_from(order)
-    spread = SPREAD
+    graph = _graph(order, scores, met, lot, frozenset())
     ascending = sorted({scores.get(p, 0) for p in order})
-    for i, a in enumerate(order):
-        for b in order[i + 1 :]:
-            if frozenset((a, b)) not in met:
-                graph.add_edge(a, b, weight=_weight(a, b, scores, lot, spread))
     if len(order) % 2:
         for p in order:
             if p not in had_bye:
