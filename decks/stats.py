@@ -61,6 +61,11 @@ class DeckView:
     needed_total: int = 0
     available_total: int = 0
 
+    @property
+    def available_percent(self) -> int:
+        """The share of copies available, in whole percent (0 for a deck of no cards)."""
+        return round(100 * self.available_total / self.needed_total) if self.needed_total else 0
+
     # Lists for templates: a template's `counter.items` would look up the key "items" first.
     @property
     def kinds(self) -> list[tuple[str, int]]:

@@ -15,6 +15,12 @@ from catalog.lookup import catalog_index
 from catalog.models import Card
 from events.models import SWISS, TOP, Event, Match, Player
 
+BAR = 180
+
+
+def _scaled(part: int, whole: int, scale: int) -> int | None:
+    return round(scale * part / whole) if whole else None
+
 
 @dataclass
 class Share:
@@ -26,6 +32,32 @@ class Share:
     matches: int = 0
     in_cut_events: int = 0  # lists in events with a top cut
     reached_cut: int = 0
+
+    # Whole percentages and bar lengths (the charts' bars are BAR units long at 100%), for the
+    # page and its charts: templates do no arithmetic.
+    @property
+    def share_percent(self) -> int:
+        return round(100 * self.share)
+
+    @property
+    def share_bar(self) -> int:
+        return round(BAR * self.share)
+
+    @property
+    def win_percent(self) -> int | None:
+        return _scaled(self.wins, self.matches, 100)
+
+    @property
+    def win_bar(self) -> int | None:
+        return _scaled(self.wins, self.matches, BAR)
+
+    @property
+    def cut_percent(self) -> int | None:
+        return _scaled(self.reached_cut, self.in_cut_events, 100)
+
+    @property
+    def cut_bar(self) -> int | None:
+        return _scaled(self.reached_cut, self.in_cut_events, BAR)
 
     @property
     def win_rate(self) -> float | None:

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 
 def result_count(html: str) -> int:
-    return int(re.search(r'<p class="result-count">(\d+)', html).group(1))
+    return int(re.search(r'<p class="result-count">\s*(\d+)', html).group(1))
 
 
 def codes_on(html: str) -> list[str]:
