@@ -1,12 +1,13 @@
-"""Whole catalogue answers for anonymous API clients, served before the rest of the stack.
+"""Whole catalogue answers for anonymous API clients, served in front of Django.
 
 A catalogue answer (`/api/cards/`, a card, the sets) is the same for every anonymous client
-until the catalogue changes. The views keep their body (catalog.api.CatalogueCacheMixin), but
-a request that reaches a view has paid for every middleware, DRF's negotiation, its
-authentication and its throttles first: about three times the view's own work. So, as Django's
-own per-site cache does (FetchFromCacheMiddleware / UpdateCacheMiddleware), the answer is also
-kept whole, headers included, as the stack finally sent it, and the next identical request is
-answered here, near the top of the stack:
+until the catalogue changes. The views keep their body (catalog.api.CatalogueCacheMixin), but a
+request that reaches a view has paid for Django's request signals, every middleware, DRF's
+negotiation, its authentication and its throttles first: several times the view's own work.
+So, as Django's own per-site cache does (FetchFromCacheMiddleware / UpdateCacheMiddleware), the
+answer is also kept whole, headers included, exactly as the server sent it, and the next
+identical request is answered by `StoredAnswers`, the WSGI application's front door
+(zongheng.wsgi), before Django's handler:
 
 - only a GET or HEAD with no cookie and no Authorization header (so no session, no token, no
   language chosen by cookie: nothing that could make the answer someone's own);
@@ -14,11 +15,11 @@ answered here, near the top of the stack:
   every worker at once), the path, the raw query string and the request headers the answer
   may depend on (Accept, Accept-Encoding, Accept-Language);
 - counted by the API's throttles exactly as DRF counts an anonymous request (the same keys and
-  rates, one increment each); a client over its rate falls through to the full stack, which
-  answers 429 with its Retry-After;
+  rates, one increment each); a client over its rate goes on to Django, which answers 429 with
+  its Retry-After without counting the request again;
 - with the ETag of the stored answer: a client that holds it gets a bodyless 304;
-- the request log and the metrics still see it: this middleware sits below both, and counts
-  what it answered in `zongheng_stored_answers_total`.
+- logged as every request is (one line with its own request id) and counted in the request
+  metrics and in `zongheng_stored_answers_total`.
 
 Only an answer that its view marked with `mark_storable` is kept, and only while the hour's
 store budget lasts, so distinct query strings cannot fill the cache.
@@ -28,10 +29,12 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.db import DatabaseError
+from django.http import HttpResponse
 from django.http.response import HttpResponseBase
 from prometheus_client import Counter
 
@@ -39,13 +42,20 @@ from catalog import cache_version
 from webutil.throttling import anonymous_throttled
 
 PREFIXES = ("/api/cards/", "/api/sets/")
-_KEY = "catalog-answer:1:"
+_KEY = "catalog-answer:2:"
 _MARK = "_zongheng_storable"
 # Headers made for one request, never replayed to another.
-_OWN = frozenset({"x-request-id", "set-cookie", "date"})
+_OWN = frozenset({"x-request-id", "set-cookie", "date", "server"})
+_NOT_MODIFIED_KEEPS = frozenset({"etag", "cache-control", "vary"})
 STORED_SECONDS = 3600
 
 stored_answers = Counter("zongheng_stored_answers_total", "Catalogue answers served whole from the cache")
+
+Environ = dict[str, Any]
+Headers = list[tuple[str, str]]
+StartResponse = Callable[..., Any]
+# Says an answer was sent from here (its environ, status code and seconds taken); returns its request id.
+Served = Callable[[Environ, int, float], str]
 
 
 def mark_storable(response: HttpResponseBase) -> None:
@@ -53,64 +63,83 @@ def mark_storable(response: HttpResponseBase) -> None:
     setattr(response, _MARK, True)
 
 
-def _eligible(request: HttpRequest) -> bool:
-    meta = request.META
+def eligible(environ: Environ) -> bool:
     return (
-        request.method in ("GET", "HEAD")
-        and not meta.get("HTTP_COOKIE")
-        and not meta.get("HTTP_AUTHORIZATION")
-        and request.path_info.startswith(PREFIXES)
+        environ.get("REQUEST_METHOD") in ("GET", "HEAD")
+        and not environ.get("HTTP_COOKIE")
+        and not environ.get("HTTP_AUTHORIZATION")
+        and str(environ.get("PATH_INFO", "")).startswith(PREFIXES)
     )
 
 
-def _key(request: HttpRequest) -> str:
-    meta = request.META
+def key_of(environ: Environ) -> str:
     raw = "\x1f".join(
         (
             cache_version.current(),
-            request.path_info,
-            meta.get("QUERY_STRING", ""),
-            meta.get("HTTP_ACCEPT", ""),
-            meta.get("HTTP_ACCEPT_ENCODING", ""),
-            meta.get("HTTP_ACCEPT_LANGUAGE", ""),
+            environ.get("PATH_INFO", ""),
+            environ.get("QUERY_STRING", ""),
+            environ.get("HTTP_ACCEPT", ""),
+            environ.get("HTTP_ACCEPT_ENCODING", ""),
+            environ.get("HTTP_ACCEPT_LANGUAGE", ""),
         )
     )
     return _KEY + hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()[:40]
 
 
-class StoredAnswerMiddleware:
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
-        self.get_response = get_response
+class StoredAnswers:
+    """The WSGI front door: a stored answer is sent from here; any other request, and the first
+    of each answer, goes to `app` (Django), whose marked answers are stored on their way out.
+    `served` logs and counts what was answered here, as the request log and metrics would."""
 
-    def __call__(self, request: HttpRequest) -> HttpResponseBase:
-        if not _eligible(request):
-            return self.get_response(request)
-        key = _key(request)
+    def __init__(self, app: Callable[[Environ, StartResponse], Any], served: Served) -> None:
+        self.app = app
+        self.served = served
+
+    def __call__(self, environ: Environ, start_response: StartResponse) -> Iterable[bytes]:
+        if not eligible(environ):
+            return self.app(environ, start_response)
+        started = time.perf_counter()
+        try:
+            key = key_of(environ)
+        except DatabaseError:  # Django answers that (the outage page, its status and headers)
+            return self.app(environ, start_response)
         stored = cache.get(key)
-        if stored is not None and not anonymous_throttled(request):
-            stored_answers.inc()
-            return _replay(request, *stored)
-        response = self.get_response(request)
-        if getattr(response, _MARK, False) and response.status_code == 200 and isinstance(response, HttpResponse):
-            headers = [(k, v) for k, v in response.items() if k.lower() not in _OWN]
-            if not response.cookies and within_store_budget(len(response.content)):
-                cache.set(key, (response.content, headers), STORED_SECONDS)
-        return response
+        if stored is None:
+            return self._store(key, environ, start_response)
+        if anonymous_throttled(environ):
+            return self.app(environ, start_response)
+        status, headers, body = _replay(environ, *stored)
+        headers.append(("X-Request-ID", self.served(environ, status, time.perf_counter() - started)))
+        start_response("304 Not Modified" if status == 304 else "200 OK", headers)
+        stored_answers.inc()
+        return [body]
+
+    def _store(self, key: str, environ: Environ, start_response: StartResponse) -> Iterable[bytes]:
+        sent: dict[str, Any] = {}
+
+        def keep_headers(status: str, headers: Headers, *exc_info: Any) -> Any:
+            sent["status"], sent["headers"] = status, headers
+            return start_response(status, headers, *exc_info)
+
+        answer = self.app(environ, keep_headers)
+        if (
+            getattr(answer, _MARK, False)
+            and isinstance(answer, HttpResponse)
+            and str(sent.get("status", "")).startswith("200 ")
+            and not any(name.lower() == "set-cookie" for name, _ in sent["headers"])
+            and within_store_budget(len(answer.content))
+        ):
+            headers = [(name, value) for name, value in sent["headers"] if name.lower() not in _OWN]
+            cache.set(key, (answer.content, headers), STORED_SECONDS)
+        return answer
 
 
-def _replay(request: HttpRequest, content: bytes, headers: list[tuple[str, str]]) -> HttpResponseBase:
+def _replay(environ: Environ, content: bytes, headers: Headers) -> tuple[int, Headers, bytes]:
     etag = next((v for k, v in headers if k.lower() == "etag"), None)
-    held = request.META.get("HTTP_IF_NONE_MATCH", "")
-    if etag and _weak(etag) in {_weak(t) for t in held.split(",")}:
-        not_modified = HttpResponseNotModified()
-        for name, value in headers:
-            if name.lower() in ("etag", "cache-control", "vary"):
-                not_modified[name] = value
-        return not_modified
-    answer = HttpResponse(content)
-    for name, value in headers:
-        answer[name] = value
-    return answer
+    held = str(environ.get("HTTP_IF_NONE_MATCH", ""))
+    if etag and held and _weak(etag) in {_weak(t) for t in held.split(",")}:
+        return 304, [(k, v) for k, v in headers if k.lower() in _NOT_MODIFIED_KEEPS], b""
+    return 200, list(headers), b"" if environ.get("REQUEST_METHOD") == "HEAD" else content
 
 
 def _weak(tag: str) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -130,8 +130,8 @@ class _CountingMixin:
         if key is None:
             return True
         limit = Limit(self.num_requests, self.duration)
-        if getattr(getattr(request, "_request", request), "throttles_counted", False):
-            # Counted already, before DRF (webutil.throttling.anonymous_throttled): only read.
+        if request.META.get(COUNTED):
+            # Counted already, before Django (webutil.throttling.anonymous_throttled): only read.
             count, left = _with_fallback(_peek, key, limit.seconds)
             self._wait = None if count <= limit.count else left
         else:
@@ -153,26 +153,30 @@ class UserThrottle(_CountingMixin, UserRateThrottle):
     pass
 
 
+# Set in a request's WSGI environ (its META) once its throttles were counted before Django saw it.
+COUNTED = "zongheng.throttles_counted"
+
+
 class _Anonymous:
     """What DRF's throttles read of a request (its user and its address), for a request answered
-    before DRF sees it: nobody signed in."""
+    before Django sees it: nobody signed in."""
 
     __slots__ = ("META", "user")
 
-    def __init__(self, request: HttpRequest) -> None:
-        self.META = request.META
+    def __init__(self, environ: MutableMapping[str, Any]) -> None:
+        self.META = environ
         self.user = None
 
 
-def anonymous_throttled(request: HttpRequest) -> bool:
-    """Counts an anonymous API request as DRF's default throttles do (their keys, their rates):
-    True when one of them refuses it. The request is marked as counted."""
+def anonymous_throttled(environ: MutableMapping[str, Any]) -> bool:
+    """Counts an anonymous API request, given its WSGI environ, as DRF's default throttles do
+    (their keys, their rates): True when one of them refuses it. The environ is marked as
+    counted, so that DRF, if the request goes on to it, reads the counters without counting."""
     from rest_framework.settings import api_settings
 
-    seen = _Anonymous(request)
+    seen = _Anonymous(environ)
     # DRF has imported them (its stubs type the setting as the dotted names)
     classes = cast("list[type[_CountingMixin]]", api_settings.DEFAULT_THROTTLE_CLASSES)
     allowed = [throttle().allow_request(seen, None) for throttle in classes]
-    # A request refused here goes on to DRF, which answers the 429: it must not count it again.
-    request.throttles_counted = True  # type: ignore[attr-defined]
+    environ[COUNTED] = True
     return not all(allowed)

@@ -171,6 +171,27 @@ _REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 request_log = logging.getLogger("zongheng.requests")
 
 
+def request_id(given: str) -> str:
+    """The id a proxy or client sent, if it is a plain short one; else a new one."""
+    return given if _REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
+
+
+def log_request(request_id: str, method: str, path: str, status: int, seconds: float, user: int | None) -> None:
+    request_log.info(
+        json.dumps(
+            {
+                "request_id": request_id,
+                "method": method,
+                "path": path,
+                "status": status,
+                "ms": round(seconds * 1000, 1),
+                "user": user,
+            },
+            ensure_ascii=False,
+        )
+    )
+
+
 class RequestLogMiddleware:
     """One JSON line per request (method, path, status, time, user, request id), and the id in
     an `X-Request-ID` answer header: a report from a user, a proxy's log line and the site's own
@@ -180,24 +201,17 @@ class RequestLogMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        given = request.headers.get("X-Request-ID", "")
-        request_id = given if _REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
-        request.request_id = request_id  # type: ignore[attr-defined]
+        request.request_id = given_id = request_id(request.headers.get("X-Request-ID", ""))  # type: ignore[attr-defined]
         started = time.perf_counter()
         response = self.get_response(request)
-        response["X-Request-ID"] = request_id
+        response["X-Request-ID"] = given_id
         user = getattr(request, "user", None)
-        request_log.info(
-            json.dumps(
-                {
-                    "request_id": request_id,
-                    "method": request.method,
-                    "path": request.path,
-                    "status": response.status_code,
-                    "ms": round((time.perf_counter() - started) * 1000, 1),
-                    "user": user.pk if user is not None and user.is_authenticated else None,
-                },
-                ensure_ascii=False,
-            )
+        log_request(
+            given_id,
+            str(request.method),
+            request.path,
+            response.status_code,
+            time.perf_counter() - started,
+            user.pk if user is not None and user.is_authenticated else None,
         )
         return response

@@ -59,10 +59,6 @@ MIDDLEWARE = [
     "zongheng.middleware.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # A catalogue answer an anonymous client asked for before is sent from here, whole, as the
-    # stack below made it (catalog.stored_answers): logged, counted and throttled, but without
-    # paying for sessions, language, CSRF, authentication and DRF again.
-    "catalog.stored_answers.StoredAnswerMiddleware",
     # Pages compress to a tenth (a collection page of 60 cards: ~108 KB, ~10 KB sent). Below
     # WhiteNoise, which sends static files compressed ahead of time. Django adds random bytes to
     # each compressed answer against BREACH, and masks the CSRF token anew on every page.
