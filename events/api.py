@@ -25,7 +25,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from events import day, services
-from events.models import Event, Match, Player
+from events.models import CLOCK_MINUTES, Event, Match, Player, Round
 from rules_check import FORMATS
 from rules_check.decklist import MAX_BYTES
 from tournament import TIEBREAKERS
@@ -242,8 +242,18 @@ class RoundOutputSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     kind = serializers.CharField()
     seed = serializers.IntegerField()
-    ends = serializers.DateTimeField()
+    ends = serializers.DateTimeField(help_text="When the round's time is up (moves on when a paused clock resumes)")
+    paused = serializers.SerializerMethodField(help_text="Whether the organiser has paused the clock")
+    seconds_left = serializers.SerializerMethodField(help_text="Seconds until the end, negative once over")
     pairings = PairingSerializer(many=True, source="matches")
+
+    @extend_schema_field(OpenApiTypes.BOOL)
+    def get_paused(self, round_: Round) -> bool:
+        return round_.paused_at is not None
+
+    @extend_schema_field(OpenApiTypes.INT)
+    def get_seconds_left(self, round_: Round) -> int:
+        return round_.seconds_left()
 
 
 class RoundListView(APIView):
@@ -286,6 +296,35 @@ class TopCutView(APIView):
         except day.TournamentError as exc:
             raise _refused(exc) from None
         return Response(RoundOutputSerializer(round_).data, status=status.HTTP_201_CREATED)
+
+
+class ClockInputSerializer(serializers.Serializer):
+    action = serializers.ChoiceField(choices=list(day.CLOCK_ACTIONS))
+    minutes = serializers.IntegerField(
+        required=False, default=5, validators=CLOCK_MINUTES, help_text="Minutes to add (action add)"
+    )
+
+
+class ClockView(APIView):
+    """The newest round's clock: pause, resume, add minutes, or end the round's time."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=ClockInputSerializer, responses={200: RoundOutputSerializer, 400: ERROR, 401: ERROR, 404: ERROR}
+    )
+    def post(self, request: Request, event_id: int, number: int) -> Response:
+        event = _event(request, event_id)
+        round_ = event.tournament_rounds.filter(number=number).first()
+        if round_ is None:
+            raise NotFound(_("No such round."))
+        payload = ClockInputSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        try:
+            round_ = day.clock(round_, payload.validated_data["action"], payload.validated_data["minutes"])
+        except day.TournamentError as exc:
+            raise _refused(exc) from None
+        return Response(RoundOutputSerializer(round_).data)
 
 
 class ResultInputSerializer(serializers.Serializer):
@@ -348,21 +387,80 @@ class StandingSerializer(serializers.Serializer):
         return fields
 
 
+def standing_rows(event: Event) -> list[dict[str, Any]]:
+    """The standings as StandingSerializer takes them: tie-breakers to four places."""
+    names = dict(event.players.values_list("pk", "name"))
+    return [
+        {"rank": row.rank, "player": row.player, "name": names[row.player], "points": row.points}
+        | {t.key: round(float(t.value(row)), 4) for t in TIEBREAKERS}
+        for row in day.standings_of(event)
+    ]
+
+
 class StandingsView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(responses={200: StandingSerializer(many=True), 401: ERROR, 404: ERROR})
     def get(self, request: Request, event_id: int) -> Response:
         event = _event(request, event_id)
-        names = dict(event.players.values_list("pk", "name"))
-        rows = [
-            {
-                "rank": row.rank,
-                "player": row.player,
-                "name": names[row.player],
-                "points": row.points,
-            }
-            | {t.key: round(float(t.value(row)), 4) for t in TIEBREAKERS}
-            for row in day.standings_of(event)
-        ]
-        return Response(StandingSerializer(rows, many=True).data)
+        return Response(StandingSerializer(standing_rows(event), many=True).data)
+
+
+# --- after the event -----------------------------------------------------------------------------
+
+
+class ExportPlayerSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="pk")
+    name = serializers.CharField()
+    legal = serializers.BooleanField()
+    general = serializers.CharField(help_text="The card code of the list's general, empty when it has none")
+    checked_in = serializers.BooleanField()
+    dropped = serializers.BooleanField()
+    list = serializers.CharField(
+        source="submission.text", allow_null=True, help_text="The list as sent (null if it was removed)"
+    )
+
+
+class ReportSerializer(serializers.Serializer):
+    player = serializers.IntegerField(source="player_id")
+    wins = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    draws = serializers.IntegerField()
+
+
+class ExportPairingSerializer(PairingSerializer):
+    decided_by = serializers.CharField(help_text="agreed, organiser, bye, or empty while open")
+    reports = ReportSerializer(many=True, help_text="What each player reported, games from their own side")
+
+
+class ExportRoundSerializer(RoundOutputSerializer):
+    started = serializers.DateTimeField()
+    pairings = ExportPairingSerializer(many=True, source="matches")
+
+
+class EventExportSerializer(serializers.Serializer):
+    """The whole event, for the organiser's records or another tool (README "After the event")."""
+
+    exported_at = serializers.DateTimeField()
+    event = EventOutputSerializer()
+    players = ExportPlayerSerializer(many=True)
+    rounds = ExportRoundSerializer(many=True)
+    standings = StandingSerializer(many=True)
+
+
+class ExportView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: EventExportSerializer, 401: ERROR, 404: ERROR})
+    def get(self, request: Request, event_id: int) -> Response:
+        event = _event(request, event_id)
+        whole = {
+            "exported_at": timezone.now(),
+            "event": event,
+            "players": event.players.select_related("submission").order_by("pk"),
+            "rounds": event.tournament_rounds.prefetch_related("matches__reports"),
+            "standings": standing_rows(event),
+        }
+        response = Response(EventExportSerializer(whole).data)
+        response["Content-Disposition"] = f'inline; filename="event-{event.pk}.json"'
+        return response

@@ -19,6 +19,12 @@ urlpatterns = [
         tournament_api.ResultView.as_view(),
         name="event-results",
     ),
+    path(
+        "events/<int:event_id>/rounds/<int:number>/clock/",
+        tournament_api.ClockView.as_view(),
+        name="event-clock",
+    ),
     path("events/<int:event_id>/standings/", tournament_api.StandingsView.as_view(), name="event-standings"),
+    path("events/<int:event_id>/export/", tournament_api.ExportView.as_view(), name="event-export"),
     path("events/<int:event_id>/top-cut/", tournament_api.TopCutView.as_view(), name="event-top-cut"),
 ]

@@ -13,13 +13,27 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from decks.legality import check_list
-from events.models import AGREED, ORGANISER, SWISS, TOP, Event, Match, Player, Report, Round, Submission
+from events.models import (
+    AGREED,
+    CLOCK_MINUTES,
+    CUT_ROUNDS,
+    ORGANISER,
+    SWISS,
+    TOP,
+    Event,
+    Match,
+    Player,
+    Report,
+    Round,
+    Submission,
+)
 from rules_check import DeckListError
 from tournament import BYE, PairingError, Points, Standing, bracket_pairs, pair_round, standings
 from tournament import Match as Result
@@ -290,6 +304,12 @@ def _newest_swiss(event: Event, number: int) -> Round:
     return round_
 
 
+def repairable(event: Event) -> bool:
+    """Whether the newest round can be paired again: a Swiss round with no result in."""
+    newest = event.tournament_rounds.order_by("-number").first()
+    return newest is not None and newest.kind == SWISS and not _has_results(newest)
+
+
 def _has_results(round_: Round) -> bool:
     return (
         round_.matches.exclude(decided_by=BYE_RESULT).filter(a_wins__isnull=False).exists()
@@ -321,6 +341,51 @@ def repair_round(event: Event, number: int) -> Round:
             _create_matches(again, pairs)
             return again
     raise _changed_meanwhile()
+
+
+# --- the round's clock --------------------------------------------------------------------------
+
+PAUSE, RESUME, ADD, END = "pause", "resume", "add", "end"
+CLOCK_ACTIONS = (PAUSE, RESUME, ADD, END)
+
+
+def _clock_minutes(minutes: int) -> None:
+    try:
+        for validator in CLOCK_MINUTES:
+            validator(minutes)
+    except ValidationError as exc:
+        raise TournamentError(" ".join(exc.messages)) from None
+
+
+@transaction.atomic
+def clock(round_: Round, action: str, minutes: int = 0) -> Round:
+    """Pause, resume, add minutes to or end the newest round's clock, under the round's row lock
+    (two organisers' taps apply one after the other). Every screen counts down to `ends`."""
+    current = Round.objects.select_for_update().filter(pk=round_.pk).first()
+    if current is None:
+        raise TournamentError(_("This round was paired again: look at the new pairing."))
+    newest = Round.objects.filter(event_id=current.event_id).order_by("-number").values_list("pk", flat=True)
+    if current.pk != newest.first():
+        raise TournamentError(_("Only the newest round's clock can be changed."))
+    now = timezone.now()
+    if action == PAUSE:
+        if current.paused_at is not None:
+            raise TournamentError(_("The clock is paused already."))
+        current.paused_at = now
+    elif action == RESUME:
+        if current.paused_at is None:
+            raise TournamentError(_("The clock is running."))
+        current.ends += now - current.paused_at
+        current.paused_at = None
+    elif action == ADD:
+        _clock_minutes(minutes)
+        current.ends += timedelta(minutes=minutes)
+    elif action == END:
+        current.ends, current.paused_at = now, None
+    else:
+        raise TournamentError(_("Unknown action."))
+    current.save(update_fields=["ends", "paused_at"])
+    return current
 
 
 # --- results ---------------------------------------------------------------------------------
@@ -469,6 +534,32 @@ def stage(event: Event) -> str:
         return FINISHED if last is not None and last.matches.count() == 1 else TOP_CUT
     swiss_done = len(rounds) >= planned_rounds(event)
     return FINISHED if swiss_done and not event.top_cut else PLAYING
+
+
+@dataclass(frozen=True)
+class Step:
+    """The one step the organiser's page offers next: `top_cut` says which pairing it is."""
+
+    label: str
+    top_cut: bool = False
+
+
+def next_step(event: Event) -> Step | None:
+    """What comes next, if anything: pairing the next Swiss round, the top cut or its next round.
+    None while a round is being played and once the event is over."""
+    if open_round(event) is not None:
+        return None
+    tops = list(event.tournament_rounds.filter(kind=TOP).order_by("number").prefetch_related("matches"))
+    if tops:
+        tables = len(tops[-1].matches.all())
+        if tables <= 1:
+            return None
+        named = CUT_ROUNDS.get(tables // 2)
+        return Step(_("Pair the next top-cut round: %(stage)s") % {"stage": named}, top_cut=True)
+    played = event.tournament_rounds.filter(kind=SWISS).count()
+    if played < planned_rounds(event):
+        return Step(_("Pair round %(n)s") % {"n": played + 1})
+    return Step(_("Pair the top cut"), top_cut=True) if event.top_cut else None
 
 
 def public_lists(event: Event, current_stage: str) -> set[int]:

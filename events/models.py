@@ -44,6 +44,8 @@ def validate_deadline_year(value: datetime) -> None:
 MATCH_POINTS = [MinValueValidator(0), MaxValueValidator(10)]
 SWISS_ROUNDS = [MinValueValidator(1), MaxValueValidator(20)]
 ROUND_MINUTES = [MinValueValidator(5), MaxValueValidator(240)]
+# Minutes an organiser adds to a running round's clock at a time.
+CLOCK_MINUTES = [MinValueValidator(1), MaxValueValidator(120)]
 
 
 # When the players' lists become public on the event's page.
@@ -197,6 +199,9 @@ class Round(models.Model):
     seed = models.PositiveIntegerField(help_text="The pairing's random seed, recorded to reproduce it")
     started = models.DateTimeField(default=timezone.now)
     ends = models.DateTimeField()
+    # Set while the organiser has paused the clock: the time left is `ends - paused_at` until it
+    # runs again (then `ends` moves on by the pause).
+    paused_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["number"]
@@ -204,6 +209,16 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event_id} R{self.number}"
+
+    def seconds_left(self, now: datetime | None = None) -> int:
+        """Seconds until the round's end (negative once over), frozen while paused."""
+        at = self.paused_at or now or timezone.now()
+        return math.floor((self.ends - at).total_seconds())
+
+    @property
+    def finished(self) -> bool:
+        """Every table has its result (from the matches prefetched, or one query)."""
+        return all(m.done for m in self.matches.all())
 
     def title(self) -> str:
         """ "Round 3"; a top-cut round by what it is: the quarter-finals, the semi-finals, the final

@@ -59,11 +59,28 @@ def _names(event: Event) -> dict[int, str]:
     return dict(event.players.values_list("pk", "name"))
 
 
+@dataclass(frozen=True)
+class Reported:
+    """One player's report of a disputed match, games from their own side."""
+
+    name: str
+    wins: int
+    losses: int
+    draws: int
+
+
 def _with_names(round_: Round, names: dict[int, str]) -> Round:
-    """The round with its matches loaded, each carrying its players' names (`name_a`, `name_b`)."""
+    """The round with its matches loaded (and their reports: prefetch `matches__reports`), each
+    carrying its players' names (`name_a`, `name_b`) and, when the reports disagree, what each
+    player reported (`reported`), so the organiser sees what to settle."""
     for match in round_.matches.all():
         match.name_a = names[match.player_a_id]  # type: ignore[attr-defined]
         match.name_b = names.get(match.player_b_id, "") if match.player_b_id else ""  # type: ignore[attr-defined]
+        match.reported = (  # type: ignore[attr-defined]
+            [Reported(names[r.player_id], r.wins, r.losses, r.draws) for r in match.reports.all()]
+            if match.disputed
+            else []
+        )
     return round_
 
 
@@ -83,7 +100,7 @@ def day_context(event: Event, number: str | None = None) -> dict[str, Any]:
     shown = next((r for r in rounds if str(r.number) == str(number)), None) if number else None
     shown = shown or (rounds[-1] if rounds else None)
     if shown is not None:
-        shown = _with_names(Round.objects.prefetch_related("matches").get(pk=shown.pk), names)
+        shown = _with_names(Round.objects.prefetch_related("matches__reports").get(pk=shown.pk), names)
     table = day.standings_of(event)
     return {
         "event": event,
@@ -102,7 +119,8 @@ def day_context(event: Event, number: str | None = None) -> dict[str, Any]:
 
 def _bracket(event: Event, names: dict[int, str]) -> list[Round]:
     """The top cut's rounds with their matches and names, for the bracket view (one query)."""
-    return [_with_names(r, names) for r in event.tournament_rounds.filter(kind="top").prefetch_related("matches")]
+    top = event.tournament_rounds.filter(kind="top").prefetch_related("matches__reports")
+    return [_with_names(r, names) for r in top]
 
 
 @dataclass
@@ -150,6 +168,9 @@ def day_page(request: AuthedRequest, event_id: int) -> HttpResponse:
             "active": active,
             "is_organiser": event.organiser_id == request.user.pk,
             "open_round": day.open_round(event),
+            "next_step": day.next_step(event),
+            "repairable": day.repairable(event),
+            "stage": day.stage(event),
             "public_url": request.build_absolute_uri(reverse("events:public", args=[event.public_token])),
             "swiss_rounds": day.planned_rounds(event),
         }
@@ -272,6 +293,38 @@ def enter_result(request: AuthedRequest, event_id: int, match_id: int) -> HttpRe
     except day.TournamentError as exc:
         return _refused(request, event, str(exc))
     return _back(event)
+
+
+@login_required
+@require_POST
+def round_clock(request: AuthedRequest, event_id: int, number: int) -> HttpResponse:
+    """Pause, resume, add minutes to or end the newest round's clock."""
+    event = _run(request, event_id)
+    round_ = get_object_or_404(event.tournament_rounds, number=number)
+    minutes = whole_number(request.POST.get("minutes") or "0", max_digits=4)
+    try:
+        day.clock(round_, request.POST.get("action", ""), minutes or 0)
+    except day.TournamentError as exc:
+        return _refused(request, event, str(exc))
+    return _back(event)
+
+
+def clock_text(seconds: int) -> str:
+    """The time left as a screen shows it: "12:05", "+1:30" once over."""
+    whole = abs(seconds)
+    return f"{'+' if seconds < 0 else ''}{whole // 60}:{whole % 60:02d}"
+
+
+def clock_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """The round's clock for a screen at the venue: large type, the round, the time left from the
+    server's end time, the tables still playing. htmx refreshes it; without JavaScript the page
+    reloads itself."""
+    event = get_object_or_404(Event, public_token=token)
+    round_ = event.tournament_rounds.order_by("-number").prefetch_related("matches").first()
+    playing = [m.table for m in round_.matches.all() if not m.done] if round_ is not None else []
+    seconds = round_.seconds_left() if round_ is not None else 0
+    context = {"event": event, "round": round_, "playing": playing, "left": clock_text(seconds)}
+    return render(request, "events/clock.html", context)
 
 
 @login_required

@@ -23,15 +23,21 @@ document.addEventListener(
   true,
 );
 // The round timer: each <time class="round-end"> counts down to the end the server set. Without
-// JavaScript the end time itself is shown.
+// JavaScript the end time itself is shown. A paused clock (data-paused) shows the server's time
+// left and stands still; a countdown (the venue's screen) is the time left alone.
 function tickRoundTimers() {
-  for (const element of document.querySelectorAll("time.round-end[datetime]")) {
+  for (const element of document.querySelectorAll("time.round-end[datetime]:not([data-paused])")) {
     const left = Math.round((Date.parse(element.getAttribute("datetime")) - Date.now()) / 1000);
-    const clock = element.querySelector(".left") || element.appendChild(document.createElement("span"));
-    clock.className = "left";
     const minutes = Math.floor(Math.abs(left) / 60);
     const seconds = String(Math.abs(left) % 60).padStart(2, "0");
-    clock.textContent = ` (${left < 0 ? "+" : ""}${minutes}:${seconds})`;
+    const text = `${left < 0 ? "+" : ""}${minutes}:${seconds}`;
+    if (element.classList.contains("countdown")) {
+      element.textContent = text;
+    } else {
+      const clock = element.querySelector(".left") || element.appendChild(document.createElement("span"));
+      clock.className = "left";
+      clock.textContent = ` (${text})`;
+    }
     element.classList.toggle("over", left < 0);
   }
 }

@@ -117,6 +117,7 @@ ROUTES = [
     Route("post", "/events/{event}/day/results/{match}/", 302, (302,), (404,), {"wins": 2, "losses": 1, "draws": 0}),
     Route("get", "/events/{event}/standings.csv", 200, (302,), (404,)),
     Route("get", "/events/{event}/pairings/", 200, (302,), (404,)),
+    Route("post", "/events/{event}/day/rounds/1/clock/", 302, (302,), (404,), {"action": "add", "minutes": 5}),
     # a player's own part of the event link: alice sent no list, so she has none either
     Route("post", "/e/{token}/check-in/", 404, (302,), (404,)),
     Route("post", "/e/{token}/report/", 404, (302,), (404,), {"wins": 2, "losses": 0, "draws": 0}),
@@ -138,7 +139,9 @@ ROUTES = [
         {"table": 1, "wins": 2, "losses": 0, "draws": 0},
         json=True,
     ),
+    Route("post", "/api/events/{event}/rounds/1/clock/", 200, (401,), (404,), {"action": "add"}, json=True),
     Route("get", "/api/events/{event}/standings/", 200, (401,), (404,)),
+    Route("get", "/api/events/{event}/export/", 200, (401,), (404,)),
     Route("get", "/api/events/{event}/top-cut/", 200, (401,), (404,)),
     # API
     Route("get", "/api/collection/", 200, (401,), (200,)),

@@ -28,6 +28,7 @@ PUBLIC = [
     "/decks/{deck}/sample/?seed=7&turn=2&aside=0",
     "/decks/compare/?a={deck}&b={deck}",
     "/t/{public}/",
+    "/t/{public}/clock/",
     "/events/meta/",
     "/cards/incomplete/",
     "/changes/",

@@ -174,11 +174,12 @@ def report() -> dict[str, dict[str, int]]:
             f"GET /events/<id>/{page}",
             lambda n, page=page: _count(setups[n]["client"], "get", f"/events/{setups[n]['event'].pk}/{page}"),
         )
-    measure(
-        "GET /t/<token>/ (the venue's page)",
-        lambda n: _count(anonymous, "get", f"/t/{setups[n]['event'].public_token}/"),
-    )
-    for page in ("standings/", "rounds/", "players/"):
+    for page in ("", "clock/"):
+        measure(
+            f"GET /t/<token>/{page} (the venue's pages)",
+            lambda n, page=page: _count(anonymous, "get", f"/t/{setups[n]['event'].public_token}/{page}"),
+        )
+    for page in ("standings/", "rounds/", "players/", "export/"):
         measure(
             f"GET /api/events/<id>/{page}",
             lambda n, page=page: _count(setups[n]["client"], "get", f"/api/events/{setups[n]['event'].pk}/{page}"),
