@@ -24,8 +24,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from events import day, services
-from events.models import CLOCK_MINUTES, Event, Match, Player, Round
+from events import day, services, tools
+from events.models import CLOCK_MINUTES, TABLE_NUMBERS, Event, Match, Penalty, Player, Round
 from rules_check import FORMATS
 from rules_check.decklist import MAX_BYTES
 from tournament import TIEBREAKERS
@@ -298,6 +298,82 @@ class TopCutView(APIView):
         return Response(RoundOutputSerializer(round_).data, status=status.HTTP_201_CREATED)
 
 
+class RoundDetailView(APIView):
+    """GET one round; DELETE the newest while no result is in (then pair it again)."""
+
+    permission_classes = [IsAuthenticated]
+
+    def _round(self, request: Request, event_id: int, number: int) -> tuple[Event, Round]:
+        event = _event(request, event_id)
+        round_ = event.tournament_rounds.filter(number=number).prefetch_related("matches").first()
+        if round_ is None:
+            raise NotFound(_("No such round."))
+        return event, round_
+
+    @extend_schema(responses={200: RoundOutputSerializer, 401: ERROR, 404: ERROR})
+    def get(self, request: Request, event_id: int, number: int) -> Response:
+        return Response(RoundOutputSerializer(self._round(request, event_id, number)[1]).data)
+
+    @extend_schema(responses={204: None, 400: ERROR, 401: ERROR, 404: ERROR})
+    def delete(self, request: Request, event_id: int, number: int) -> Response:
+        event, _round = self._round(request, event_id, number)
+        try:
+            tools.delete_round(event, number, request.user)
+        except day.TournamentError as exc:
+            raise _refused(exc) from None
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class TableInputSerializer(serializers.Serializer):
+    """Either `player_a` and `player_b` (null: a bye to player_a), or `loss` alone."""
+
+    player_a = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False)
+    player_b = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False, allow_null=True)
+    loss = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, required=False, help_text="A player given a match loss (0–2) this round"
+    )
+    rematch = StrictBooleanField(required=False, default=False, help_text="Pair the two even if they have met")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        pairing = "player_a" in attrs or "player_b" in attrs
+        if ("loss" in attrs) == pairing or (pairing and not ("player_a" in attrs and "player_b" in attrs)):
+            raise ValidationError({"detail": [_("Give player_a and player_b (null for a bye), or loss.")]})
+        return attrs
+
+
+class TableView(APIView):
+    """A table of the newest Swiss round by hand: PATCH pairs two players there, gives a bye or a
+    match loss; DELETE removes it (its players are unseated). Recorded with who made it."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=TableInputSerializer, responses={200: PairingSerializer, 400: ERROR, 401: ERROR, 404: ERROR})
+    def patch(self, request: Request, event_id: int, number: int, table: int) -> Response:
+        event = _event(request, event_id)
+        payload = TableInputSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        data = payload.validated_data
+        try:
+            if "loss" in data:
+                match = tools.match_loss(event, number, data["loss"], request.user)
+            else:
+                match = tools.set_table(
+                    event, number, table, data["player_a"], data["player_b"], request.user, rematch=data["rematch"]
+                )
+        except day.TournamentError as exc:
+            raise _refused(exc) from None
+        return Response(PairingSerializer(match).data)
+
+    @extend_schema(responses={204: None, 400: ERROR, 401: ERROR, 404: ERROR})
+    def delete(self, request: Request, event_id: int, number: int, table: int) -> Response:
+        event = _event(request, event_id)
+        try:
+            tools.remove_table(event, number, table, request.user)
+        except day.TournamentError as exc:
+            raise _refused(exc) from None
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
 class ClockInputSerializer(serializers.Serializer):
     action = serializers.ChoiceField(choices=list(day.CLOCK_ACTIONS))
     minutes = serializers.IntegerField(
@@ -328,7 +404,7 @@ class ClockView(APIView):
 
 
 class ResultInputSerializer(serializers.Serializer):
-    table = serializers.IntegerField(min_value=1, max_value=10_000)
+    table = serializers.IntegerField(validators=TABLE_NUMBERS)
     player = serializers.IntegerField(
         min_value=1, max_value=MAX_ID, required=False, help_text="Whose side the games are from (player A when omitted)"
     )
@@ -406,6 +482,70 @@ class StandingsView(APIView):
         return Response(StandingSerializer(standing_rows(event), many=True).data)
 
 
+# --- penalties -------------------------------------------------------------------------------------
+
+
+class PenaltyInputSerializer(serializers.ModelSerializer):
+    """A penalty, with the model's own bounds (the note's length, the kinds)."""
+
+    serializer_field_mapping = {
+        **serializers.ModelSerializer.serializer_field_mapping,
+        models.CharField: StrictCharField,
+    }
+    player = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+
+    class Meta:
+        model = Penalty
+        fields = ["player", "kind", "note"]
+
+
+class PenaltyOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="pk")
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField(source="player.name")
+    kind = serializers.CharField()
+    note = serializers.CharField()
+    round = serializers.IntegerField(source="round_number", allow_null=True)
+    table = serializers.IntegerField(
+        source="match.table", allow_null=True, help_text="The table whose match it applied to, if any"
+    )
+    by = serializers.CharField(source="by.username", allow_null=True)
+    at = serializers.DateTimeField()
+
+
+class PenaltyListView(APIView):
+    """The event's penalty log: organisers see and add to all of it, a player sees their own."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: PenaltyOutputSerializer(many=True), 401: ERROR, 404: ERROR})
+    def get(self, request: Request, event_id: int) -> Response:
+        event = Event.objects.filter(pk=event_id).first()
+        if event is not None and day.runs(event, request.user):
+            penalties = event.penalties.all()
+        elif event is not None and event.players.filter(user=cast(User, request.user)).exists():
+            penalties = event.penalties.filter(player__user=cast(User, request.user))
+        else:
+            raise NotFound(_("No such event."))
+        penalties = penalties.select_related("player", "match", "by")[:1000]
+        return Response(PenaltyOutputSerializer(penalties, many=True).data)
+
+    @extend_schema(
+        request=PenaltyInputSerializer,
+        responses={201: PenaltyOutputSerializer, 400: ERROR, 401: ERROR, 404: ERROR},
+    )
+    def post(self, request: Request, event_id: int) -> Response:
+        event = _event(request, event_id)
+        payload = PenaltyInputSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        data = payload.validated_data
+        try:
+            penalty = tools.give_penalty(event, data["player"], data["kind"], data.get("note", ""), request.user)
+        except day.TournamentError as exc:
+            raise ValidationError({"player": [str(exc)]}) from None
+        return Response(PenaltyOutputSerializer(penalty).data, status=status.HTTP_201_CREATED)
+
+
 # --- after the event -----------------------------------------------------------------------------
 
 
@@ -438,6 +578,15 @@ class ExportRoundSerializer(RoundOutputSerializer):
     pairings = ExportPairingSerializer(many=True, source="matches")
 
 
+class DayChangeSerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    round = serializers.IntegerField(source="round_number", allow_null=True)
+    table = serializers.IntegerField(allow_null=True)
+    players = serializers.ListField(child=serializers.IntegerField())
+    by = serializers.CharField(source="by.username", allow_null=True)
+    at = serializers.DateTimeField()
+
+
 class EventExportSerializer(serializers.Serializer):
     """The whole event, for the organiser's records or another tool (README "After the event")."""
 
@@ -446,6 +595,8 @@ class EventExportSerializer(serializers.Serializer):
     players = ExportPlayerSerializer(many=True)
     rounds = ExportRoundSerializer(many=True)
     standings = StandingSerializer(many=True)
+    penalties = PenaltyOutputSerializer(many=True)
+    changes = DayChangeSerializer(many=True, help_text="What organisers changed by hand, newest first")
 
 
 class ExportView(APIView):
@@ -460,6 +611,8 @@ class ExportView(APIView):
             "players": event.players.select_related("submission").order_by("pk"),
             "rounds": event.tournament_rounds.prefetch_related("matches__reports"),
             "standings": standing_rows(event),
+            "penalties": event.penalties.select_related("player", "match", "by"),
+            "changes": event.day_changes.select_related("by"),
         }
         response = Response(EventExportSerializer(whole).data)
         response["Content-Disposition"] = f'inline; filename="event-{event.pk}.json"'

@@ -14,6 +14,13 @@ urlpatterns = [
         name="event-player",
     ),
     path("events/<int:event_id>/rounds/", tournament_api.RoundListView.as_view(), name="event-rounds"),
+    path("events/<int:event_id>/rounds/<int:number>/", tournament_api.RoundDetailView.as_view(), name="event-round"),
+    path(
+        "events/<int:event_id>/rounds/<int:number>/tables/<int:table>/",
+        tournament_api.TableView.as_view(),
+        name="event-table",
+    ),
+    path("events/<int:event_id>/penalties/", tournament_api.PenaltyListView.as_view(), name="event-penalties"),
     path(
         "events/<int:event_id>/rounds/<int:number>/results/",
         tournament_api.ResultView.as_view(),

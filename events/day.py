@@ -24,21 +24,23 @@ from events.models import (
     AGREED,
     CLOCK_MINUTES,
     CUT_ROUNDS,
+    LOSS,
     ORGANISER,
     SWISS,
     TOP,
+    DayChange,
     Event,
     Match,
+    Penalty,
     Player,
     Report,
     Round,
     Submission,
 )
+from events.models import BYE as BYE_RESULT
 from rules_check import DeckListError
 from tournament import BYE, PairingError, Points, Standing, bracket_pairs, pair_round, standings
 from tournament import Match as Result
-
-BYE_RESULT = "bye"
 
 
 class TournamentError(ValueError):
@@ -59,6 +61,11 @@ def events_run_by(user: Any) -> QuerySet[Event]:
     if not user.is_authenticated:
         return Event.objects.none()
     return Event.objects.filter(Q(organiser=user) | Q(judges=user)).distinct()
+
+
+def acting(user: Any) -> Any:
+    """The user to record as having made a change: None for nobody (a script, a test)."""
+    return user if user is not None and user.is_authenticated else None
 
 
 def _locked(event: Event) -> Event:
@@ -176,12 +183,13 @@ def _history(event: Event, *, before: int | None = None) -> History:
     swiss = Match.objects.filter(round__event=event, round__kind=SWISS)
     if before is not None:
         swiss = swiss.filter(round__number__lt=before)
-    pairs = swiss.values_list("player_a", "player_b")
+    pairs = swiss.values_list("player_a", "player_b", "decided_by")
     table = standings(list(event.players.values_list("pk", flat=True)), results, _points(event), event.standings_seed)
     return History(
         scores={row.player: row.points for row in table},
-        met={frozenset((a, b)) for a, b in pairs if b is not None},
-        had_bye={a for a, b in pairs if b is None},
+        met={frozenset((a, b)) for a, b, _how in pairs if b is not None},
+        # A match loss has no opponent either, but it is no bye: its player may still get one.
+        had_bye={a for a, b, how in pairs if b is None and how != LOSS},
     )
 
 
@@ -404,6 +412,18 @@ def check_games(event: Event, wins: int, losses: int, draws: int) -> None:
         raise TournamentError(_("In best of 3 a player wins at most 2 games, of at most 3."))
 
 
+def check_game_losses(match: Match, a_wins: int, b_wins: int) -> None:
+    """A game loss given at this table (a penalty) is a game the opponent has won: a result
+    must count it."""
+    given = Penalty.objects.filter(match=match, kind="game_loss").values_list("player_id", flat=True)
+    lost_by_a = sum(1 for p in given if p == match.player_a_id)
+    lost_by_b = sum(1 for p in given if p == match.player_b_id)
+    if b_wins < lost_by_a or a_wins < lost_by_b:
+        raise TournamentError(
+            _("A game loss was given at this table: the result must count it as a game won by the opponent.")
+        )
+
+
 def _locked_match(match: Match) -> Match:
     """The match under its row lock, and only its row (`of`): a lock on the joined event row too
     made a report and a round paired again wait for each other, and PostgreSQL ended one of them
@@ -426,6 +446,7 @@ def enter_result(match: Match, wins: int, losses: int, draws: int, *, side: Play
         wins, losses = losses, wins
     elif side is not None and side.pk != current.player_a_id:
         raise TournamentError(_("That player is not at this table."))
+    check_game_losses(current, wins, losses)
     current.a_wins, current.b_wins, current.draws = wins, losses, draws
     current.decided_by, current.disputed = ORGANISER, False
     current.save(update_fields=["a_wins", "b_wins", "draws", "decided_by", "disputed"])
@@ -456,6 +477,8 @@ def report(match: Match, player: Player, wins: int, losses: int, draws: int) -> 
             return current  # the same report again (a second tap): nothing changes
         raise TournamentError(_("Both players reported this result: only the organiser can change it now."))
     check_games(current.round.event, wins, losses, draws)
+    mine_a = player.pk == current.player_a_id
+    check_game_losses(current, wins if mine_a else losses, losses if mine_a else wins)
     Report.objects.update_or_create(
         match=current, player=player, defaults={"wins": wins, "losses": losses, "draws": draws}
     )
@@ -616,7 +639,7 @@ def swap_rematches(event: Event, first: int, second: int) -> list[frozenset[int]
 
 
 @transaction.atomic
-def swap(event: Event, first: int, second: int) -> Round:
+def swap(event: Event, first: int, second: int, by: Any = None) -> Round:
     """Swap two players between tables of the newest Swiss round, before any result is in. A
     player never sits at two tables: the two change places, and a bye moves with its seat."""
     current = _locked(event)
@@ -650,4 +673,11 @@ def swap(event: Event, first: int, second: int) -> Round:
         m.a_wins, m.b_wins, m.draws = (2, 0, 0) if bye else (None, None, None)
         m.decided_by = BYE_RESULT if bye else ""
         m.save(update_fields=["player_a_id", "player_b_id", "a_wins", "b_wins", "draws", "decided_by"])
+    DayChange.objects.create(
+        event=current,
+        kind="swap",
+        round_number=round_.number,
+        players=[first, second],
+        by=acting(by),
+    )
     return round_

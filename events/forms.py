@@ -10,7 +10,7 @@ from decks import intake
 from decks import services as deck_services
 from decks.forms import format_choices, read_list_file
 from decks.models import Deck
-from events.models import Event, validate_deadline_year
+from events.models import TABLE_NUMBERS, Event, Penalty, validate_deadline_year
 from rules_check import DEFAULT_FORMAT
 from rules_check.decklist import MAX_BYTES
 from webutil.text import CJK
@@ -174,3 +174,42 @@ class MetaForm(forms.Form):
     format = forms.ChoiceField(label=_("Format"), choices=lambda: [("", "—"), *format_choices()], required=False)
     since = forms.DateField(label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
     until = forms.DateField(label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+
+
+class PenaltyForm(forms.ModelForm):
+    """A penalty: the kinds and the note's length are the model's."""
+
+    player = forms.TypedChoiceField(label=_("Player"), coerce=int, choices=())
+    field_order = ["player", "kind", "note"]
+
+    class Meta:
+        model = Penalty
+        fields = ["kind", "note"]  # the player is chosen by id among the event's: the service finds them
+        labels = {"kind": _("Penalty"), "note": _("Note")}
+
+    def __init__(self, *args: Any, players: Any = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [(p.pk, p.name) for p in players]
+        field = self.fields["player"]
+        assert isinstance(field, forms.TypedChoiceField)
+        field.choices = choices
+        field.widget = ChineseAwareSelect(choices=choices)
+
+
+class TableForm(forms.Form):
+    """A table of the newest round by hand: pair two players (the second empty: a bye), give a
+    match loss, or remove the table."""
+
+    action = forms.ChoiceField(choices=[(a, a) for a in ("pair", "loss", "remove")])
+    table = forms.IntegerField(label=_("Table"), validators=TABLE_NUMBERS, required=False)
+    player_a = forms.IntegerField(label=_("Player"), min_value=1, required=False)
+    player_b = forms.IntegerField(label=_("Opponent"), min_value=1, required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        action = data.get("action")
+        if action in ("pair", "remove") and data.get("table") is None:
+            raise forms.ValidationError(_("Give the table's number."))
+        if action in ("pair", "loss") and data.get("player_a") is None:
+            raise forms.ValidationError(_("Choose a player."))
+        return data

@@ -44,6 +44,8 @@ def validate_deadline_year(value: datetime) -> None:
 MATCH_POINTS = [MinValueValidator(0), MaxValueValidator(10)]
 SWISS_ROUNDS = [MinValueValidator(1), MaxValueValidator(20)]
 ROUND_MINUTES = [MinValueValidator(5), MaxValueValidator(240)]
+# Table numbers (a hall of 2,000 players has 1,000 tables).
+TABLE_NUMBERS = [MinValueValidator(1), MaxValueValidator(10_000)]
 # Minutes an organiser adds to a running round's clock at a time.
 CLOCK_MINUTES = [MinValueValidator(1), MaxValueValidator(120)]
 
@@ -234,6 +236,9 @@ class Round(models.Model):
 CUT_ROUNDS = {1: _("Final"), 2: _("Semi-finals"), 4: _("Quarter-finals"), 8: _("Round of 16")}
 
 AGREED, ORGANISER = "agreed", "organiser"
+# A table of one player decided without an opponent: the bye (a 2–0 win) or a match loss (0–2,
+# never a win: a late player, a penalty).
+BYE, LOSS = "bye", "loss"
 
 
 class Match(models.Model):
@@ -241,7 +246,7 @@ class Match(models.Model):
     it or both players reported the same; until then `a_wins` and the rest are None."""
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
-    table = models.PositiveSmallIntegerField()
+    table = models.PositiveSmallIntegerField(validators=TABLE_NUMBERS)
     player_a = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     player_b = models.ForeignKey(Player, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
     a_wins = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -261,6 +266,11 @@ class Match(models.Model):
     def done(self) -> bool:
         return self.a_wins is not None
 
+    @property
+    def is_loss(self) -> bool:
+        """A match loss with no opponent (as opposed to the bye)."""
+        return self.player_b_id is None and self.decided_by == LOSS
+
 
 class Report(models.Model):
     """What one player says of their match, games from their own side."""
@@ -277,3 +287,62 @@ class Report(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id}: {self.wins}-{self.losses}-{self.draws}"
+
+
+# Penalties, mildest first: a game or match loss applies to the player's match of the round.
+PENALTY_KINDS = {
+    "warning": _("Warning"),
+    "game_loss": _("Game loss"),
+    "match_loss": _("Match loss"),
+    "disqualification": _("Disqualification"),
+}
+
+
+class Penalty(models.Model):
+    """An entry in a player's penalty log: organisers see the whole log, a player their own."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="penalties")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="penalties")
+    kind = models.CharField(max_length=20, choices=list(PENALTY_KINDS.items()))
+    note = models.CharField(max_length=500, blank=True)
+    round_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The match a game or match loss was applied to (None: given between rounds, or a warning).
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="penalties")
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}: {self.kind}"
+
+
+# What an organiser changed by hand on the day, each kind with the sentence the day page shows.
+DAY_CHANGES = {
+    "pair": _("Round %(round)s, table %(table)s: %(players)s paired by hand"),
+    "bye": _("Round %(round)s, table %(table)s: a bye given to %(players)s by hand"),
+    "loss": _("Round %(round)s: a match loss for %(players)s"),
+    "remove": _("Round %(round)s, table %(table)s removed (%(players)s)"),
+    "delete_round": _("Round %(round)s deleted"),
+    "swap": _("Round %(round)s: %(players)s swapped"),
+    "penalty": _("A penalty for %(players)s"),
+}
+
+
+class DayChange(models.Model):
+    """A change an organiser made by hand on the tournament day: what, who and when."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="day_changes")
+    kind = models.CharField(max_length=20, choices=[(kind, kind) for kind in DAY_CHANGES])
+    round_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    table = models.PositiveSmallIntegerField(null=True, blank=True)
+    players = models.JSONField(default=list, blank=True, help_text="The ids of the players concerned")
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.event_id}: {self.kind}"

@@ -21,9 +21,17 @@ from django.views.decorators.http import require_POST
 
 from catalog.lookup import catalog_index
 from catalog.models import Card
-from events import day, meta, services
-from events.forms import GamesForm, JudgeForm, LatePlayerForm, MetaForm, TournamentSettingsForm
-from events.models import Event, Match, Player, Round
+from events import day, meta, services, tools
+from events.forms import (
+    GamesForm,
+    JudgeForm,
+    LatePlayerForm,
+    MetaForm,
+    PenaltyForm,
+    TableForm,
+    TournamentSettingsForm,
+)
+from events.models import DAY_CHANGES, Event, Match, Player, Round
 from tournament import TIEBREAKERS
 from webutil.confirm import unless_confirmed
 from webutil.csv import csv_text
@@ -152,6 +160,32 @@ def results(event: Event, table: list[Any] | None = None) -> tuple[str, list[Pla
     return current, out
 
 
+@dataclass(frozen=True)
+class ChangeLine:
+    """One change made by hand, as the day's log shows it: the sentence around the players'
+    names (`before`, `names`, `after`), so the template marks each name's language."""
+
+    at: Any
+    by: str
+    before: str
+    names: list[str]
+    after: str
+
+
+NAMES_GO_HERE = "\x00"
+
+
+def change_lines(event: Event, names: dict[int, str], limit: int = 50) -> list[ChangeLine]:
+    """The newest changes made by hand, each as a sentence in the reader's language."""
+    lines = []
+    for change in event.day_changes.select_related("by")[:limit]:
+        values = {"round": change.round_number or "", "table": change.table or "", "players": NAMES_GO_HERE}
+        before, _mark, after = (str(DAY_CHANGES[change.kind]) % values).partition(NAMES_GO_HERE)
+        who = [names.get(p, "?") for p in change.players if isinstance(p, int)]
+        lines.append(ChangeLine(change.at, change.by.username if change.by else "", before, who, after))
+    return lines
+
+
 @login_required
 def day_page(request: AuthedRequest, event_id: int) -> HttpResponse:
     event = _run(request, event_id)
@@ -173,6 +207,10 @@ def day_page(request: AuthedRequest, event_id: int) -> HttpResponse:
             "stage": day.stage(event),
             "public_url": request.build_absolute_uri(reverse("events:public", args=[event.public_token])),
             "swiss_rounds": day.planned_rounds(event),
+            "unseated": tools.unseated(event, context["newest"]),
+            "penalty_form": PenaltyForm(players=players),
+            "penalties": event.penalties.select_related("player", "match", "by"),
+            "changes": change_lines(event, context["names"]),
         }
     )
     return render(request, "events/day.html", context)
@@ -274,7 +312,7 @@ def swap(request: AuthedRequest, event_id: int) -> HttpResponse:
         if asked:
             return asked
     try:
-        day.swap(event, first, second)
+        day.swap(event, first, second, request.user)
     except day.TournamentError as exc:
         return _refused(request, event, str(exc))
     return _back(event)
@@ -306,6 +344,76 @@ def round_clock(request: AuthedRequest, event_id: int, number: int) -> HttpRespo
         day.clock(round_, request.POST.get("action", ""), minutes or 0)
     except day.TournamentError as exc:
         return _refused(request, event, str(exc))
+    return _back(event)
+
+
+@login_required
+@require_POST
+def edit_table(request: AuthedRequest, event_id: int, number: int) -> HttpResponse:
+    """A table of the newest round by hand: two players paired (a rematch asked about first), a
+    bye, a match loss, or the table removed."""
+    event = _run(request, event_id)
+    form = TableForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, event, _form_message(form))
+    data = form.cleaned_data
+    try:
+        if data["action"] == "loss":
+            tools.match_loss(event, number, data["player_a"], request.user)
+        elif data["action"] == "remove":
+            tools.remove_table(event, number, data["table"], request.user)
+        else:
+            rematch = request.POST.get("confirm") == "yes"
+            tools.set_table(
+                event, number, data["table"], data["player_a"], data["player_b"], request.user, rematch=rematch
+            )
+    except tools.RematchError as exc:
+        asked = unless_confirmed(
+            request,
+            title=_("Make a rematch?"),
+            message=str(exc),
+            button=_("Pair them anyway"),
+            back=reverse("events:day", args=[event.pk]),
+        )
+        return asked or _back(event)
+    except day.TournamentError as exc:
+        return _refused(request, event, str(exc))
+    return _back(event)
+
+
+@login_required
+@require_POST
+def delete_round(request: AuthedRequest, event_id: int, number: int) -> HttpResponse:
+    event = _run(request, event_id)
+    asked = unless_confirmed(
+        request,
+        title=_("Delete round %(n)s?") % {"n": number},
+        message=_("Its pairings are deleted; pair the round again afterwards. This is recorded in the day's log."),
+        button=_("Delete the round"),
+        back=reverse("events:day", args=[event.pk]),
+    )
+    if asked:
+        return asked
+    try:
+        tools.delete_round(event, number, request.user)
+    except day.TournamentError as exc:
+        return _refused(request, event, str(exc))
+    return _back(event)
+
+
+@login_required
+@require_POST
+def give_penalty(request: AuthedRequest, event_id: int) -> HttpResponse:
+    event = _run(request, event_id)
+    form = PenaltyForm(request.POST, players=event.players.all())
+    if not form.is_valid():
+        return _refused(request, event, _form_message(form))
+    data = form.cleaned_data
+    try:
+        tools.give_penalty(event, data["player"], data["kind"], data["note"], request.user)
+    except day.TournamentError as exc:
+        return _refused(request, event, str(exc))
+    messages.success(request, _("The penalty is recorded."))
     return _back(event)
 
 
@@ -349,15 +457,17 @@ def pairings_print(request: AuthedRequest, event_id: int) -> HttpResponse:
     context = day_context(event)
     names = context["names"]
     current = context["current"]
-    by_name: list[tuple[str, int, str]] = []
+    # (name, table, opponent): the opponent "" for the bye, None for a match loss with none.
+    by_name: list[tuple[str, int, str | None]] = []
     if current is not None:
         for m in current.matches.all():
-            by_name.append((names[m.player_a_id], m.table, names.get(m.player_b_id, "") if m.player_b_id else ""))
+            alone = None if m.is_loss else ""
+            by_name.append((names[m.player_a_id], m.table, names[m.player_b_id] if m.player_b_id else alone))
             if m.player_b_id:
                 by_name.append((names[m.player_b_id], m.table, names[m.player_a_id]))
     context.update(
         {
-            "by_name": sorted(by_name),
+            "by_name": sorted(by_name, key=lambda row: (row[0], row[1])),
             "qr": qr_svg(request.build_absolute_uri(reverse("events:public", args=[event.public_token]))),
         }
     )
@@ -467,6 +577,7 @@ def player_context(event: Event, user: Any) -> dict[str, Any]:
         "match": match,
         "opponent": opponent,
         "reported": reported,
+        "penalties": list(player.penalties.all()) if player else [],
         "can_check_in": bool(player and event.checkin_open and not event.tournament_rounds.exists()),
     }
 

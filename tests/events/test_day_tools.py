@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
+from fractions import Fraction
 
 import pytest
 from django.test import Client
 from django.utils import timezone
 
-from events import day
-from events.models import Match, Player, Round
+from events import day, tools
+from events.models import DayChange, Match, Penalty, Player, Round
 from tests.conftest import logged_in
 from tests.events.test_tournament_day import make_event, play_round
 from tests.support.decklists import LEGAL_40
@@ -202,3 +203,289 @@ def test_the_json_export_holds_the_whole_event(alice, bob, charlie) -> None:
     assert whole["standings"] == logged_in(alice).get(f"/api/events/{event.pk}/standings/").json()
     assert logged_in(bob).get(url).status_code == 404
     assert Client().get(url).status_code == 401
+
+
+# --- tables by hand, match losses and a round taken back ----------------------------------------
+
+
+def _seated(round_: Round) -> dict[int, Match]:
+    return {p: m for m in round_.matches.all() for p in (m.player_a_id, m.player_b_id) if p}
+
+
+def test_a_match_loss_is_a_loss_never_a_win_and_no_bye(alice, english) -> None:
+    event = make_event(alice, players=4)
+    round_ = day.pair_next_round(event)
+    late = event.players.order_by("pk").first()
+    match = tools.match_loss(event, 1, late.pk, alice)
+    opponent = match.player_b_id if match.player_a_id == late.pk else match.player_a_id
+    # Against an opponent: the opponent wins 2–0, an organiser's result.
+    assert match.decided_by == "organiser" and match.done
+    rows = {row.player: row for row in day.standings_of(event)}
+    assert (rows[late.pk].points, rows[late.pk].losses, rows[opponent].wins) == (0, 1, 1)
+    with pytest.raises(day.TournamentError, match="has a result"):
+        tools.match_loss(event, 1, late.pk, alice)
+    # Alone (a table removed, say): a match loss with no opponent, 0–2, no bye.
+    other = round_.matches.exclude(pk=match.pk).get()
+    tools.remove_table(event, 1, other.table, alice)
+    lone = tools.match_loss(event, 1, other.player_a_id, alice)
+    assert (lone.player_b_id, lone.a_wins, lone.b_wins, lone.decided_by, lone.is_loss) == (None, 0, 2, "loss", True)
+    rows = {row.player: row for row in day.standings_of(event)}
+    assert rows[other.player_a_id].points == 0 and rows[other.player_a_id].mwp == Fraction(1, 3)
+    assert rows[other.player_a_id].gwp == Fraction(1, 3) and rows[other.player_a_id].opponents == []
+    assert other.player_a_id not in day._history(event).had_bye  # a bye may still come their way
+    page = logged_in(alice).get(f"/events/{event.pk}/day/").content.decode()
+    assert "<em>match loss</em>" in page  # the table says what it is: no bye
+    assert "Not seated in this round" in _text(page)  # other.player_b has no table
+    printed = logged_in(alice).get(f"/events/{event.pk}/pairings/").content.decode()
+    assert "<em>match loss</em>" in printed
+
+
+def test_tables_by_hand_seat_each_player_once_and_keep_the_bye_rule(alice, english) -> None:
+    event = make_event(alice, players=5)
+    play_round(event)
+    had_bye = day._history(event).had_bye
+    round_ = day.pair_next_round(event)
+    seated = _seated(round_)
+    (someone,) = had_bye  # five players: one bye in round 1, so a table in round 2
+    table_x = seated[someone]
+    one = table_x.player_b_id if table_x.player_a_id == someone else table_x.player_a_id
+    table_y = next(m for m in round_.matches.all() if m.player_b_id and m.pk != table_x.pk)
+    two = table_y.player_a_id
+    with pytest.raises(day.TournamentError, match="sits at table"):
+        tools.set_table(event, 2, 99, one, two, alice)
+    for player in (one, two):
+        tools.remove_table(event, 2, _seated(Round.objects.get(pk=round_.pk))[player].table, alice)
+    met = day._history(event).met
+    try:
+        match = tools.set_table(event, 2, 7, one, two, alice)
+    except tools.RematchError:
+        assert frozenset((one, two)) in met
+        match = tools.set_table(event, 2, 7, one, two, alice, rematch=True)
+    assert (match.table, match.player_a_id, match.player_b_id, match.done) == (7, one, two, False)
+    seats = [p for m in Round.objects.get(pk=round_.pk).matches.all() for p in (m.player_a_id, m.player_b_id) if p]
+    assert len(seats) == len(set(seats))  # nobody at two tables
+    with pytest.raises(day.TournamentError):
+        tools.set_table(event, 2, 7, one, one, alice)
+    with pytest.raises(day.TournamentError, match=r"10000|10,000|10 000"):
+        tools.set_table(event, 2, 99_999, one, None, alice)
+    assert someone not in _seated(Round.objects.get(pk=round_.pk))  # unseated with one's table
+    with pytest.raises(day.TournamentError, match="bye already"):
+        tools.set_table(event, 2, 50, someone, None, alice)
+    with pytest.raises(day.TournamentError, match="newest"):
+        tools.set_table(event, 1, 1, one, two, alice)
+    day.enter_result(match, 2, 0, 0)
+    with pytest.raises(day.TournamentError, match="result"):
+        tools.set_table(event, 2, 7, two, one, alice)
+    with pytest.raises(day.TournamentError, match="result"):
+        tools.remove_table(event, 2, 7, alice)
+
+
+def test_the_newest_round_is_deleted_only_before_any_result(alice, english) -> None:
+    event = make_event(alice, players=4)
+    play_round(event)
+    day.pair_next_round(event)
+    with pytest.raises(day.TournamentError, match="newest"):
+        tools.delete_round(event, 1, alice)
+    tools.delete_round(event, 2, alice)
+    assert list(event.tournament_rounds.values_list("number", flat=True)) == [1]
+    again = day.pair_next_round(event)
+    assert again.number == 2
+    day.enter_result(again.matches.first(), 2, 0, 0)
+    with pytest.raises(day.TournamentError, match="result"):
+        tools.delete_round(event, 2, alice)
+
+
+def test_changes_by_hand_are_logged_with_who_made_them(alice, charlie, english) -> None:
+    event = make_event(alice, players=4)
+    event.judges.add(charlie)
+    round_ = day.pair_next_round(event)
+    judge = logged_in(charlie)
+    table = round_.matches.first()
+    answer = judge.post(f"/events/{event.pk}/day/rounds/1/tables/", {"action": "remove", "table": table.table})
+    assert answer.status_code == 302
+    answer = judge.post(
+        f"/events/{event.pk}/day/rounds/1/tables/",
+        {"action": "pair", "table": 9, "player_a": table.player_b_id, "player_b": table.player_a_id},
+    )
+    assert answer.status_code == 302 and round_.matches.filter(table=9).exists()
+    asked = judge.post(f"/events/{event.pk}/day/rounds/1/delete/")
+    assert asked.status_code == 200 and "Delete round 1?" in asked.content.decode()
+    assert judge.post(f"/events/{event.pk}/day/rounds/1/delete/", {"confirm": "yes"}).status_code == 302
+    assert not event.tournament_rounds.exists()
+    kinds = list(DayChange.objects.filter(event=event).values_list("kind", "by__username"))
+    assert kinds == [("delete_round", "charlie"), ("pair", "charlie"), ("remove", "charlie")]
+    names = dict(event.players.values_list("pk", "name"))
+    page = _text(logged_in(alice).get(f"/events/{event.pk}/day/").content.decode())
+    assert "Round 1 deleted · charlie" in page
+    assert f"Round 1, table 9: {names[table.player_b_id]}, {names[table.player_a_id]} paired by hand" in page
+    bad = judge.post(f"/events/{event.pk}/day/rounds/1/tables/", {"action": "pair", "table": "x"})
+    assert bad.status_code == 400
+
+
+def test_a_rematch_by_hand_is_asked_about_first(alice, english) -> None:
+    event = make_event(alice, players=4)
+    first = day.pair_next_round(event)
+    met = first.matches.first()
+    for match in first.matches.all():
+        day.enter_result(match, 2, 0, 0)
+    round_ = day.pair_next_round(event)
+    for match in round_.matches.all():
+        tools.remove_table(event, 2, match.table, alice)
+    organiser = logged_in(alice)
+    data = {"action": "pair", "table": 1, "player_a": met.player_a_id, "player_b": met.player_b_id}
+    asked = organiser.post(f"/events/{event.pk}/day/rounds/2/tables/", data)
+    assert asked.status_code == 200 and "rematch" in asked.content.decode()
+    assert not round_.matches.exists()
+    assert organiser.post(f"/events/{event.pk}/day/rounds/2/tables/", data | {"confirm": "yes"}).status_code == 302
+    assert round_.matches.get().player_b_id == met.player_b_id
+
+
+# --- penalties -------------------------------------------------------------------------------------
+
+
+def test_penalties_apply_to_the_result(alice, english) -> None:
+    event = make_event(alice, players=6)
+    round_ = day.pair_next_round(event)
+    a, b, c = [m for m in round_.matches.all() if m.player_b_id][:3]
+    warned = tools.give_penalty(event, a.player_a_id, "warning", "slow play", alice)
+    assert warned.match is None and not Match.objects.get(pk=a.pk).done
+    # A match loss: the match is lost 0–2 at once.
+    tools.give_penalty(event, a.player_a_id, "match_loss", "", alice)
+    assert (Match.objects.get(pk=a.pk).a_wins, Match.objects.get(pk=a.pk).b_wins) == (0, 2)
+    # A game loss: a result must count it as a game the opponent won.
+    penalised = Player.objects.get(pk=b.player_b_id)
+    opponent = Player.objects.get(pk=b.player_a_id)
+    day.report(b, opponent, 2, 0, 0)  # sent before the penalty: cleared by it
+    given = tools.give_penalty(event, penalised.pk, "game_loss", "marked cards", alice)
+    assert given.match_id == b.pk and not b.reports.exists()
+    with pytest.raises(day.TournamentError, match="game loss"):
+        day.report(b, penalised, 2, 0, 0)
+    with pytest.raises(day.TournamentError, match="game loss"):
+        day.enter_result(b, 0, 2, 0)  # games from player A (the opponent): they won none
+    day.report(b, penalised, 2, 1, 0)
+    assert day.report(b, opponent, 1, 2, 0).done
+    # A disqualification drops the player and loses the match.
+    tools.give_penalty(event, c.player_b_id, "disqualification", "", alice)
+    assert Player.objects.get(pk=c.player_b_id).dropped
+    assert (Match.objects.get(pk=c.pk).a_wins, Match.objects.get(pk=c.pk).b_wins) == (2, 0)
+    assert list(Penalty.objects.filter(event=event).values_list("kind", flat=True)) == [
+        "disqualification",
+        "game_loss",
+        "match_loss",
+        "warning",
+    ]
+
+
+def test_a_game_loss_in_best_of_one_loses_the_match(alice) -> None:
+    event = make_event(alice, players=2, best_of=1)
+    match = day.pair_next_round(event).matches.get()
+    tools.give_penalty(event, match.player_a_id, "game_loss", "", alice)
+    assert (Match.objects.get(pk=match.pk).a_wins, Match.objects.get(pk=match.pk).b_wins) == (0, 2)
+
+
+def test_organisers_see_every_penalty_and_a_player_only_their_own(alice, bob, charlie, english) -> None:
+    event = make_event(alice, players=4)
+    mine, theirs = event.players.order_by("pk")[:2]
+    mine.user = bob
+    mine.save()
+    day.pair_next_round(event)
+    api = logged_in(alice)
+    url = f"/api/events/{event.pk}/penalties/"
+    given = api.post(url, {"player": mine.pk, "kind": "warning", "note": "遲到"}, content_type="application/json")
+    assert given.status_code == 201 and given.json()["by"] == "alice"
+    api.post(url, {"player": theirs.pk, "kind": "warning", "note": "秘密"}, content_type="application/json")
+    assert len(api.get(url).json()) == 2
+    player = logged_in(bob)
+    own = player.get(url).json()
+    assert [p["player"] for p in own] == [mine.pk]
+    assert (
+        player.post(url, {"player": theirs.pk, "kind": "warning"}, content_type="application/json").status_code == 404
+    )
+    page = player.get(f"/e/{event.token}/").content.decode()
+    assert "遲到" in page and "秘密" not in page
+    assert logged_in(charlie).get(url).status_code == 404
+    assert Client().get(url).status_code == 401
+    for bad in (
+        {"player": mine.pk, "kind": "yellow_card"},
+        {"player": mine.pk, "kind": "warning", "note": "x" * 501},
+        {"player": 10**30, "kind": "warning"},
+        {"player": "1", "kind": "warning", "note": 5},
+    ):
+        assert api.post(url, bad, content_type="application/json").status_code == 400, bad
+    unknown = api.post(url, {"player": 999_999, "kind": "warning"}, content_type="application/json")
+    assert unknown.status_code == 400 and "No such player" in unknown.content.decode()
+    page = _text(api.get(f"/events/{event.pk}/day/").content.decode())
+    assert "Warning" in page and "遲到" in page
+
+
+def test_tables_and_rounds_through_the_api(alice, bob, english) -> None:
+    event = make_event(alice, players=4)
+    round_ = day.pair_next_round(event)
+    api = logged_in(alice)
+    base = f"/api/events/{event.pk}/rounds/1/"
+    first = round_.matches.order_by("table").first()
+    table_url = f"{base}tables/{first.table}/"
+    assert logged_in(bob).delete(table_url).status_code == 404
+    assert Client().delete(table_url).status_code == 401
+    assert api.delete(table_url).status_code == 204
+    for bad in ({}, {"player_a": first.player_a_id}, {"loss": 1, "player_a": 2, "player_b": 3}, {"player_a": "x"}):
+        assert api.patch(table_url, bad, content_type="application/json").status_code == 400, bad
+    answer = api.patch(table_url, {"player_a": first.player_a_id, "player_b": None}, content_type="application/json")
+    assert answer.status_code == 200 and answer.json()["player_b"] is None and answer.json()["a_wins"] == 2
+    answer = api.patch(f"{base}tables/5/", {"loss": first.player_b_id}, content_type="application/json")
+    assert answer.status_code == 200 and (answer.json()["a_wins"], answer.json()["b_wins"]) == (0, 2)
+    assert api.get(base).json()["number"] == 1
+    assert api.delete(base).status_code == 400  # a match loss is a result
+    whole = api.get(f"/api/events/{event.pk}/export/").json()
+    assert [c["kind"] for c in whole["changes"]] == ["loss", "bye", "remove"]
+    assert api.get(f"/api/events/{event.pk}/rounds/7/").status_code == 404
+
+
+# --- who may ------------------------------------------------------------------------------------
+
+# (method, url, data): each tool of the day, by the organiser's hand.
+TOOLS = [
+    ("post", "/events/{e}/day/rounds/1/clock/", {"action": "add", "minutes": 1}),
+    ("post", "/events/{e}/day/rounds/1/tables/", {"action": "loss", "player_a": "{other}"}),
+    ("post", "/events/{e}/day/penalties/", {"player": "{other}", "kind": "warning"}),
+    ("post", "/events/{e}/day/rounds/1/delete/", {}),
+    ("json", "/api/events/{e}/rounds/1/clock/", {"action": "add", "minutes": 1}),
+    ("json", "/api/events/{e}/penalties/", {"player": "{other}", "kind": "warning"}),
+    ("get", "/api/events/{e}/export/", None),
+    ("get", "/api/events/{e}/rounds/1/", None),
+]
+
+
+def test_who_may_use_the_tools_of_the_day(alice, bob, charlie, django_user_model) -> None:
+    """Anonymous, a player, another player, a co-organiser, the organiser."""
+    event = make_event(alice, players=4)
+    judge = django_user_model.objects.create_user("judge", password="judge-password-1")
+    event.judges.add(judge)
+    mine, other = event.players.order_by("pk")[:2]
+    mine.user, other.user = bob, charlie
+    mine.save(), other.save()
+    round_ = day.pair_next_round(event)
+    elsewhere = next(m for m in round_.matches.all() if other.pk not in (m.player_a_id, m.player_b_id))
+    # Each organiser gives their match loss at another table (a second one there is refused).
+    target = {judge.pk: other.pk, alice.pk: elsewhere.player_a_id}
+    places = {"e": event.pk, "other": other.pk}
+
+    def call(client: Client, method: str, url: str, data: dict | None) -> int:
+        user = client.session.get("_auth_user_id")
+        places["other"] = target.get(int(user), other.pk) if user else other.pk
+        url = url.format(**places)
+        filled = {k: v.format(**places) if isinstance(v, str) else v for k, v in (data or {}).items()}
+        if method == "json":
+            filled = {k: int(v) if k == "player" else v for k, v in filled.items()}
+            return client.post(url, filled, content_type="application/json").status_code
+        return client.get(url).status_code if method == "get" else client.post(url, filled).status_code
+
+    for method, url, data in TOOLS:
+        assert call(Client(), method, url, data) in (302, 401), url
+        for player in (bob, charlie):  # players of the event are no organisers
+            assert call(logged_in(player), method, url, data) == 404, (url, player)
+        for organiser in (judge, alice):
+            assert call(logged_in(organiser), method, url, data) in (200, 201, 302), (url, organiser)
+    # Only the organiser changes the settings, even for a co-organiser.
+    patch = logged_in(judge).patch(f"/api/events/{event.pk}/", {"round_minutes": 30}, content_type="application/json")
+    assert patch.status_code == 403

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import schemathesis
 from django.core.signals import request_finished, request_started
-from django.db import close_old_connections
+from django.db import close_old_connections, transaction
 from hypothesis import HealthCheck, settings
 from rest_framework.authtoken.models import Token
 from rest_framework.views import APIView
@@ -102,6 +102,15 @@ def test_api_workflows(token: str) -> None:
     base = schema.as_state_machine()
 
     class Workflow(base):
+        # Each scenario starts from the same stored state (a savepoint rolled back after it):
+        # what one scenario created must not change what the next one draws, or Hypothesis
+        # sees its generation behave differently on a replay (FlakyStrategyDefinition).
+        def setup(self):
+            self.savepoint = transaction.savepoint()
+
+        def teardown(self):
+            transaction.savepoint_rollback(self.savepoint)
+
         def get_call_kwargs(self, case):
             return {"headers": _headers(token)}
 

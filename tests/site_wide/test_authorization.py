@@ -118,6 +118,9 @@ ROUTES = [
     Route("get", "/events/{event}/standings.csv", 200, (302,), (404,)),
     Route("get", "/events/{event}/pairings/", 200, (302,), (404,)),
     Route("post", "/events/{event}/day/rounds/1/clock/", 302, (302,), (404,), {"action": "add", "minutes": 5}),
+    Route("post", "/events/{event}/day/rounds/1/tables/", 400, (302,), (404,), {"action": "remove", "table": "99"}),
+    Route("post", "/events/{event}/day/rounds/1/delete/", 200, (302,), (404,)),  # asks first
+    Route("post", "/events/{event}/day/penalties/", 302, (302,), (404,), {"player": "{player}", "kind": "warning"}),
     # a player's own part of the event link: alice sent no list, so she has none either
     Route("post", "/e/{token}/check-in/", 404, (302,), (404,)),
     Route("post", "/e/{token}/report/", 404, (302,), (404,), {"wins": 2, "losses": 0, "draws": 0}),
@@ -140,6 +143,12 @@ ROUTES = [
         json=True,
     ),
     Route("post", "/api/events/{event}/rounds/1/clock/", 200, (401,), (404,), {"action": "add"}, json=True),
+    Route("get", "/api/events/{event}/rounds/1/", 200, (401,), (404,)),
+    Route("delete", "/api/events/{event}/rounds/1/", 400, (401,), (404,)),  # a result is in
+    Route("patch", "/api/events/{event}/rounds/1/tables/99/", 400, (401,), (404,), {}, json=True),
+    Route("delete", "/api/events/{event}/rounds/1/tables/99/", 400, (401,), (404,)),
+    Route("get", "/api/events/{event}/penalties/", 200, (401,), (404,)),
+    Route("post", "/api/events/{event}/penalties/", 400, (401,), (404,), {"player": 0, "kind": "warning"}, json=True),
     Route("get", "/api/events/{event}/standings/", 200, (401,), (404,)),
     Route("get", "/api/events/{event}/export/", 200, (401,), (404,)),
     Route("get", "/api/events/{event}/top-cut/", 200, (401,), (404,)),

@@ -220,3 +220,39 @@ def test_a_report_racing_a_round_paired_again_is_refused_or_lands_never_an_error
         Match.objects.filter(round__event=event).update(a_wins=None, b_wins=None, draws=None, decided_by="")
         for left in Match.objects.filter(round__event=event):
             left.reports.all().delete()
+
+
+def test_a_report_a_round_paired_again_and_changes_by_hand_at_once_never_error(racer) -> None:
+    """Four at once on one table: the player's report, the round paired again, the table removed
+    by one organiser and a match loss given by another. Each lands or is refused with a message
+    (no deadlock, no 500), and nobody ends up at two tables or with a report on no match."""
+    from events import day, tools
+    from events.models import Match, Player, Report, Round
+
+    event = _tournament(racer, players=6)
+    for _ in range(8):
+        Round.objects.filter(event=event).delete()
+        round_ = day.pair_next_round(event)
+        match = round_.matches.filter(player_b__isnull=False).first()
+        assert match is not None
+        player = Player.objects.get(pk=match.player_a_id)
+
+        def attempt(call) -> str:
+            try:
+                call()
+            except day.TournamentError:
+                return "refused"
+            return "done"
+
+        outcome = at_once(
+            lambda: attempt(lambda: day.report(match, player, 2, 0, 0)),
+            lambda: attempt(lambda: day.repair_round(event, 1)),
+            lambda: attempt(lambda: tools.remove_table(event, 1, match.table, racer)),
+            lambda: attempt(lambda: tools.match_loss(event, 1, match.player_b_id, racer)),
+        )
+        assert "done" in outcome
+        newest = Round.objects.get(event=event)
+        seats = [p for m in newest.matches.all() for p in (m.player_a_id, m.player_b_id) if p]
+        assert len(seats) == len(set(seats))
+        assert not Report.objects.filter(match__round__event=event).exclude(match__round=newest).exists()
+        assert Match.objects.filter(round__event=event).count() <= 3
