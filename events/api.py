@@ -76,6 +76,7 @@ class EventInputSerializer(serializers.ModelSerializer):
             "loss_points",
             "lists_public",
             "checkin_open",
+            "late_entry_losses",
         ]
 
     def validate_deadline(self, value: datetime) -> datetime:
@@ -100,6 +101,9 @@ class EventOutputSerializer(serializers.Serializer):
     loss_points = serializers.IntegerField()
     lists_public = serializers.CharField()
     checkin_open = serializers.BooleanField()
+    late_entry_losses = serializers.BooleanField(
+        help_text="A late entry has a match loss for each round already paired"
+    )
     locked = serializers.BooleanField()
 
     @extend_schema_field(OpenApiTypes.INT)
@@ -166,6 +170,10 @@ class PlayerInputSerializer(serializers.Serializer):
 class PlayerPatchSerializer(serializers.Serializer):
     checked_in = StrictBooleanField(required=False)
     dropped = StrictBooleanField(required=False)
+    first_round_bye = StrictBooleanField(required=False, help_text="A bye in round 1 (until it is paired)")
+    fixed_table = serializers.IntegerField(
+        required=False, allow_null=True, validators=TABLE_NUMBERS, help_text="A table the player needs, or null"
+    )
 
 
 class PlayerOutputSerializer(serializers.Serializer):
@@ -174,6 +182,8 @@ class PlayerOutputSerializer(serializers.Serializer):
     legal = serializers.BooleanField()
     checked_in = serializers.BooleanField()
     dropped = serializers.BooleanField()
+    first_round_bye = serializers.BooleanField()
+    fixed_table = serializers.IntegerField(allow_null=True)
 
 
 class PlayerListView(APIView):
@@ -199,7 +209,7 @@ class PlayerListView(APIView):
                 raise ValidationError({"user": [_("This user has sent no list to the event.")]})
         else:
             try:
-                player = day.add_player(event, data["name"], data["list"])
+                player = day.add_player(event, data["name"], data["list"], request.user)
             except day.TournamentError as exc:
                 raise ValidationError({"list": [str(exc)]}) from None
             player.checked_in = False
@@ -222,6 +232,12 @@ class PlayerDetailView(APIView):
             player = day.set_checked_in(player, payload.validated_data["checked_in"])
         if "dropped" in payload.validated_data:
             player = day.set_dropped(player, payload.validated_data["dropped"])
+        seating = {k: v for k, v in payload.validated_data.items() if k in ("first_round_bye", "fixed_table")}
+        if seating:
+            try:
+                player = day.set_seating(player, seating)
+            except day.TournamentError as exc:
+                raise _refused(exc) from None
         return Response(PlayerOutputSerializer(player).data)
 
 

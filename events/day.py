@@ -15,7 +15,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Max, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -39,7 +39,7 @@ from events.models import (
 )
 from events.models import BYE as BYE_RESULT
 from rules_check import DeckListError
-from tournament import BYE, PairingError, Points, Standing, bracket_pairs, pair_round, standings
+from tournament import BYE, PairingError, Points, Standing, assign_tables, bracket_pairs, pair_round, standings
 from tournament import Match as Result
 
 
@@ -106,15 +106,16 @@ def players_from_lists(event: Event) -> int:
 
 
 @transaction.atomic
-def add_player(event: Event, name: str, text: str) -> Player:
-    """A late player with a list brought on the day (checked in: they are at the venue)."""
+def add_player(event: Event, name: str, text: str, by: Any = None) -> Player:
+    """A late player with a list brought on the day (checked in: they are at the venue). After
+    round 1, as the event's setting says, a match loss for each Swiss round already paired."""
     current = _locked(event)
     try:
         verdict = check_list(text, current.format)[1]
     except DeckListError as exc:
         raise TournamentError(exc.message_en) from None
     submission = Submission.objects.create(event=current, player=None, player_name=name, text=text)
-    return Player.objects.create(
+    player = Player.objects.create(
         event=current,
         name=name,
         submission=submission,
@@ -122,6 +123,14 @@ def add_player(event: Event, name: str, text: str) -> Player:
         general=verdict.general or "",
         checked_in=True,
     )
+    missed = list(current.tournament_rounds.filter(kind=SWISS).annotate(last=Max("matches__table")))
+    if current.late_entry_losses and missed:
+        Match.objects.bulk_create(
+            Match(round=r, table=(r.last or 0) + 1, player_a=player, a_wins=0, b_wins=2, draws=0, decided_by=LOSS)
+            for r in missed
+        )
+        DayChange.objects.create(event=current, kind="late", players=[player.pk], by=acting(by))
+    return player
 
 
 def _started(event: Event) -> bool:
@@ -148,6 +157,28 @@ def set_dropped(player: Player, dropped: bool, *, by_player: bool = False) -> Pl
         raise TournamentError(_("Only the organiser can reinstate a player."))
     current.dropped = dropped
     current.save(update_fields=["dropped"])
+    return current
+
+
+@transaction.atomic
+def set_seating(player: Player, values: dict[str, Any]) -> Player:
+    """A player's first-round bye (until round 1 is paired) and fixed table (None: none), with
+    the model fields' bounds."""
+    event = _locked(player.event)
+    current = Player.objects.select_for_update().get(pk=player.pk)
+    if "first_round_bye" in values and _started(event):
+        raise TournamentError(_("Round 1 is paired: first-round byes can no longer change."))
+    for name in ("first_round_bye", "fixed_table"):
+        if name in values:
+            setattr(current, name, values[name])
+    fields = [name for name in ("first_round_bye", "fixed_table") if name in values]
+    try:
+        current.full_clean(
+            exclude=[f.name for f in Player._meta.fields if f.name not in fields], validate_constraints=False
+        )
+    except ValidationError as exc:
+        raise TournamentError(" ".join(exc.messages)) from None
+    current.save(update_fields=fields)
     return current
 
 
@@ -214,15 +245,32 @@ def _new_round(event: Event, kind: str, seed: int | None = None) -> Round:
     )
 
 
-def _create_matches(round_: Round, pairs: list[tuple[int, int | None]]) -> None:
+def _create_matches(round_: Round, pairs: list[tuple[int, int | None]], fixed: dict[int, int] | None = None) -> None:
+    """The round's tables: players with a fixed table seated there (`fixed`), the rest in order."""
     Match.objects.bulk_create(
         [
             Match(round=round_, table=table, player_a_id=a, player_b_id=b)
             if b is not BYE
             else Match(round=round_, table=table, player_a_id=a, a_wins=2, b_wins=0, draws=0, decided_by=BYE_RESULT)
-            for table, (a, b) in enumerate(pairs, start=1)
+            for table, a, b in assign_tables(pairs, fixed or {})
         ]
     )
+
+
+def _fixed_tables(event: Event) -> dict[int, int]:
+    rows = event.players.filter(fixed_table__isnull=False, dropped=False).values_list("pk", "fixed_table")
+    return {pk: table for pk, table in rows if table}
+
+
+def _swiss_pairs(
+    event: Event, players: list[int], history: History, seed: int, *, first: bool
+) -> list[tuple[int, int | None]]:
+    """A Swiss round's pairs; in round 1 the byes the organiser awarded come first and their
+    players are left out of the pairing."""
+    awarded = set(event.players.filter(first_round_bye=True).values_list("pk", flat=True)) if first else set()
+    pool = [p for p in players if p not in awarded]
+    pairs = _pairs(pool, history, seed) if len(pool) > 1 or not awarded else [(p, BYE) for p in pool]
+    return pairs + [(p, BYE) for p in players if p in awarded]
 
 
 def active_players(event: Event) -> list[int]:
@@ -287,7 +335,8 @@ def pair_next_round(event: Event) -> Round:
         seen = _fingerprint(event)
         players = active_players(event)
         seed = secrets.randbelow(2**31)
-        pairs = _pairs(players, _history(event), seed)
+        first = not event.tournament_rounds.exists()
+        pairs = _swiss_pairs(event, players, _history(event), seed, first=first)
         with transaction.atomic():
             current = _locked(event)
             if _fingerprint(current) != seen:
@@ -300,7 +349,7 @@ def pair_next_round(event: Event) -> Round:
                 current.checkin_open = False
                 current.rounds = current.rounds or current.swiss_rounds(len(players))
                 current.save(update_fields=["checkin_open", "rounds"])
-            _create_matches(round_, pairs)
+            _create_matches(round_, pairs, _fixed_tables(current))
             return round_
     raise _changed_meanwhile()
 
@@ -333,7 +382,8 @@ def repair_round(event: Event, number: int) -> Round:
             raise TournamentError(_("A result is in: the round can no longer be paired again."))
         seen = _fingerprint(event)
         seed = secrets.randbelow(2**31)
-        pairs = _pairs(active_players(event), _history(event, before=number), seed)
+        history = _history(event, before=number)
+        pairs = _swiss_pairs(event, active_players(event), history, seed, first=number == 1)
         with transaction.atomic():
             current = _locked(event)
             round_ = _newest_swiss(current, number)
@@ -346,7 +396,7 @@ def repair_round(event: Event, number: int) -> Round:
                 continue
             round_.delete()
             again = _new_round(current, SWISS, seed)
-            _create_matches(again, pairs)
+            _create_matches(again, pairs, _fixed_tables(current))
             return again
     raise _changed_meanwhile()
 

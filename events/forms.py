@@ -114,6 +114,7 @@ class TournamentSettingsForm(forms.ModelForm):
             "top_cut",
             "lists_public",
             "checkin_open",
+            "late_entry_losses",
         ]
         labels = {
             "best_of": _("Best of"),
@@ -124,6 +125,7 @@ class TournamentSettingsForm(forms.ModelForm):
             "top_cut": _("Top cut"),
             "lists_public": _("Lists become public"),
             "checkin_open": _("Check-in is open"),
+            "late_entry_losses": _("A late entry has a match loss for each round already paired"),
         }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -213,3 +215,11 @@ class TableForm(forms.Form):
         if action in ("pair", "loss") and data.get("player_a") is None:
             raise forms.ValidationError(_("Choose a player."))
         return data
+
+
+class SeatingForm(forms.Form):
+    """A player's first-round bye and fixed table (the table's bounds are the model field's)."""
+
+    player = forms.IntegerField(label=_("Player"), min_value=1)
+    first_round_bye = forms.BooleanField(label=_("A bye in round 1"), required=False)
+    fixed_table = forms.IntegerField(label=_("Fixed table"), required=False, validators=TABLE_NUMBERS)

@@ -86,6 +86,9 @@ class Event(models.Model):
     top_cut = models.PositiveSmallIntegerField(choices=[(0, "0"), (4, "4"), (8, "8"), (16, "16")], default=0)
     lists_public = models.CharField(max_length=10, choices=LISTS_PUBLIC, default="after")
     checkin_open = models.BooleanField(default=False)
+    # A player entered after round 1 has a match loss for each round already paired (as Melee
+    # records late entries); off, they simply start from 0 points.
+    late_entry_losses = models.BooleanField(default=True)
     # Decides the order of players equal on every tie-breaker; recorded so standings reproduce.
     standings_seed = models.PositiveIntegerField(default=new_seed)
     # The venue's public page (pairings and standings): its own token, apart from the list link.
@@ -178,6 +181,11 @@ class Player(models.Model):
     general = models.CharField(max_length=20, blank=True)
     checked_in = models.BooleanField(default=False)
     dropped = models.BooleanField(default=False)
+    # Awarded by the organiser (an invited player): a bye in round 1, counted as a player in the
+    # number of rounds.
+    first_round_bye = models.BooleanField(default=False)
+    # A table the player needs (accessibility): every Swiss round seats their match there.
+    fixed_table = models.PositiveSmallIntegerField(null=True, blank=True, validators=TABLE_NUMBERS)
 
     class Meta:
         ordering = ["name", "pk"]
@@ -327,6 +335,7 @@ DAY_CHANGES = {
     "delete_round": _("Round %(round)s deleted"),
     "swap": _("Round %(round)s: %(players)s swapped"),
     "penalty": _("A penalty for %(players)s"),
+    "late": _("%(players)s entered late: a match loss for each round already paired"),
 }
 
 

@@ -8,6 +8,7 @@ the site states on every event (README "Running an event").
 
 from tournament.pairing import BYE, PairingError, pair_round
 from tournament.standings import TIEBREAKERS, Match, Points, Standing, Tiebreaker, standings
+from tournament.tables import assign_tables
 from tournament.topcut import bracket_pairs
 
 __all__ = [
@@ -18,6 +19,7 @@ __all__ = [
     "Points",
     "Standing",
     "Tiebreaker",
+    "assign_tables",
     "bracket_pairs",
     "pair_round",
     "standings",

@@ -28,6 +28,7 @@ from events.forms import (
     LatePlayerForm,
     MetaForm,
     PenaltyForm,
+    SeatingForm,
     TableForm,
     TournamentSettingsForm,
 )
@@ -262,13 +263,34 @@ def player_action(request: AuthedRequest, event_id: int, player_id: int) -> Http
 
 @login_required
 @require_POST
+def seating(request: AuthedRequest, event_id: int) -> HttpResponse:
+    """A player's first-round bye (before round 1) and fixed table."""
+    event = _run(request, event_id)
+    form = SeatingForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, event, _form_message(form))
+    player = event.players.filter(pk=form.cleaned_data["player"]).first()
+    if player is None:
+        return _refused(request, event, _("No such player in this event."))
+    values: dict[str, Any] = {"fixed_table": form.cleaned_data["fixed_table"]}
+    if not event.tournament_rounds.exists():
+        values["first_round_bye"] = form.cleaned_data["first_round_bye"]
+    try:
+        day.set_seating(player, values)
+    except day.TournamentError as exc:
+        return _refused(request, event, str(exc))
+    return _back(event)
+
+
+@login_required
+@require_POST
 def add_late_player(request: AuthedRequest, event_id: int) -> HttpResponse:
     event = _run(request, event_id)
     form = LatePlayerForm(request.POST)
     if not form.is_valid():
         return _refused(request, event, _form_message(form))
     try:
-        day.add_player(event, form.cleaned_data["name"], form.cleaned_data["text"])
+        day.add_player(event, form.cleaned_data["name"], form.cleaned_data["text"], request.user)
     except day.TournamentError as exc:
         return _refused(request, event, str(exc))
     return _back(event)

@@ -13,7 +13,7 @@ from django.test import Client
 from django.utils import timezone
 
 from events import day, tools
-from events.models import DayChange, Match, Penalty, Player, Round
+from events.models import DayChange, Event, Match, Penalty, Player, Round
 from tests.conftest import logged_in
 from tests.events.test_tournament_day import make_event, play_round
 from tests.support.decklists import LEGAL_40
@@ -448,6 +448,7 @@ TOOLS = [
     ("post", "/events/{e}/day/rounds/1/clock/", {"action": "add", "minutes": 1}),
     ("post", "/events/{e}/day/rounds/1/tables/", {"action": "loss", "player_a": "{other}"}),
     ("post", "/events/{e}/day/penalties/", {"player": "{other}", "kind": "warning"}),
+    ("post", "/events/{e}/day/seating/", {"player": "{other}", "fixed_table": "3"}),
     ("post", "/events/{e}/day/rounds/1/delete/", {}),
     ("json", "/api/events/{e}/rounds/1/clock/", {"action": "add", "minutes": 1}),
     ("json", "/api/events/{e}/penalties/", {"player": "{other}", "kind": "warning"}),
@@ -489,3 +490,76 @@ def test_who_may_use_the_tools_of_the_day(alice, bob, charlie, django_user_model
     # Only the organiser changes the settings, even for a co-organiser.
     patch = logged_in(judge).patch(f"/api/events/{event.pk}/", {"round_minutes": 30}, content_type="application/json")
     assert patch.status_code == 403
+
+
+# --- late entries ----------------------------------------------------------------------------------
+
+
+def test_a_late_entry_has_a_match_loss_for_each_round_already_paired(alice, english) -> None:
+    event = make_event(alice, players=4)
+    early = day.add_player(event, "準時", LEGAL_40)  # before round 1: nothing missed
+    assert not Match.objects.filter(player_a=early).exists()
+    early.checked_in = False
+    early.save()
+    play_round(event)
+    day.pair_next_round(event)
+    organiser = logged_in(alice)
+    answer = organiser.post(f"/events/{event.pk}/day/players/add/", {"name": "遲到的", "text": LEGAL_40})
+    assert answer.status_code == 302
+    late = event.players.get(name="遲到的")
+    losses = list(Match.objects.filter(player_a=late).order_by("round__number"))
+    assert [(m.round.number, m.player_b_id, m.a_wins, m.b_wins, m.is_loss) for m in losses] == [
+        (1, None, 0, 2, True),
+        (2, None, 0, 2, True),
+    ]
+    tables = [list(r.matches.values_list("table", flat=True)) for r in event.tournament_rounds.all()]
+    assert all(len(t) == len(set(t)) for t in tables)  # a table of their own each round
+    row = next(r for r in day.standings_of(event) if r.player == late.pk)
+    assert (row.points, row.losses, row.wins) == (0, 2, 0)
+    assert "entered late" in _text(organiser.get(f"/events/{event.pk}/day/").content.decode())
+    # Off: a late entry simply starts from 0 points.
+    event.late_entry_losses = False
+    event.save()
+    other = day.add_player(event, "更晚的", LEGAL_40)
+    assert not Match.objects.filter(player_a=other).exists()
+    answer = organiser.patch(f"/api/events/{event.pk}/", {"late_entry_losses": True}, content_type="application/json")
+    assert answer.status_code == 200 and answer.json()["late_entry_losses"] is True
+
+
+# --- first-round byes and fixed tables --------------------------------------------------------------
+
+
+def test_first_round_byes_and_fixed_tables(alice, english) -> None:
+    event = make_event(alice, players=9)
+    invited, needs_table, other = event.players.order_by("pk")[:3]
+    organiser = logged_in(alice)
+    seat = f"/events/{event.pk}/day/seating/"
+    assert organiser.post(seat, {"player": invited.pk, "first_round_bye": "on"}).status_code == 302
+    answer = organiser.patch(
+        f"/api/events/{event.pk}/players/{needs_table.pk}/", {"fixed_table": 7}, content_type="application/json"
+    )
+    assert answer.status_code == 200 and answer.json()["fixed_table"] == 7
+    for bad in ({"fixed_table": 0}, {"fixed_table": 99_999}, {"first_round_bye": "yes"}):
+        url = f"/api/events/{event.pk}/players/{other.pk}/"
+        assert organiser.patch(url, bad, content_type="application/json").status_code == 400, bad
+    page = _text(organiser.get(f"/events/{event.pk}/day/").content.decode())
+    assert "bye in round 1" in page and "always at table 7" in page
+    # The invited player has a bye in round 1 and counts among the players (9: four rounds).
+    first = day.pair_next_round(event)
+    bye = first.matches.get(player_a=invited)
+    assert (bye.player_b_id, bye.a_wins, bye.decided_by) == (None, 2, "bye")
+    assert Event.objects.get(pk=event.pk).rounds == 4
+    # Eight others left: no second bye; the player who needs table 7 sits there.
+    assert first.matches.filter(player_b__isnull=True).count() == 1
+    assert needs_table.pk in (first.matches.get(table=7).player_a_id, first.matches.get(table=7).player_b_id)
+    tables = list(first.matches.values_list("table", flat=True))
+    assert sorted(tables) == [1, 2, 3, 4, 7]  # the others fill the tables from 1
+    refused = organiser.patch(
+        f"/api/events/{event.pk}/players/{other.pk}/", {"first_round_bye": True}, content_type="application/json"
+    )
+    assert refused.status_code == 400 and "Round 1 is paired" in refused.content.decode()
+    for match in first.matches.filter(player_b__isnull=False):
+        day.enter_result(match, 2, 1, 0)
+    second = day.pair_next_round(event)
+    assert needs_table.pk in (second.matches.get(table=7).player_a_id, second.matches.get(table=7).player_b_id)
+    assert invited.pk not in set(second.matches.filter(player_b__isnull=True).values_list("player_a", flat=True))

@@ -121,6 +121,7 @@ ROUTES = [
     Route("post", "/events/{event}/day/rounds/1/tables/", 400, (302,), (404,), {"action": "remove", "table": "99"}),
     Route("post", "/events/{event}/day/rounds/1/delete/", 200, (302,), (404,)),  # asks first
     Route("post", "/events/{event}/day/penalties/", 302, (302,), (404,), {"player": "{player}", "kind": "warning"}),
+    Route("post", "/events/{event}/day/seating/", 302, (302,), (404,), {"player": "{player}", "fixed_table": "3"}),
     # a player's own part of the event link: alice sent no list, so she has none either
     Route("post", "/e/{token}/check-in/", 404, (302,), (404,)),
     Route("post", "/e/{token}/report/", 404, (302,), (404,), {"wins": 2, "losses": 0, "draws": 0}),

@@ -301,3 +301,20 @@ def test_a_search_past_its_time_is_refused_never_a_stall() -> None:
     players, scores, met = _stuck_at_the_bottom()
     with pytest.raises(PairingError):
         pair_round(players, scores, met, set(), seed=1, time_limit=0)
+
+
+# --- table numbers ---------------------------------------------------------------------------------
+
+
+def test_fixed_tables_seat_their_players_and_the_rest_fill_the_others() -> None:
+    from tournament import assign_tables
+
+    pairs: list[tuple[int, int | None]] = [(1, 2), (3, 4), (5, 6), (7, None)]
+    assert assign_tables(pairs, {}) == [(1, 1, 2), (2, 3, 4), (3, 5, 6), (4, 7, None)]
+    # Player 6 needs table 1, player 3 table 9: they sit there, the others fill 2 and 3.
+    assert assign_tables(pairs, {6: 1, 3: 9}) == [(1, 5, 6), (2, 1, 2), (3, 7, None), (9, 3, 4)]
+    # Two players of one pair: the lower table. Pairs asking for a table already given: the
+    # lowest free tables, in their order.
+    assert assign_tables(pairs, {1: 5, 2: 3, 4: 3, 5: 3}) == [(1, 3, 4), (2, 5, 6), (3, 1, 2), (4, 7, None)]
+    tables = [t for t, _a, _b in assign_tables(pairs, {1: 2, 3: 2, 5: 2, 7: 2})]
+    assert sorted(tables) == tables and len(set(tables)) == 4
