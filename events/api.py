@@ -25,7 +25,17 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from events import day, services, tools
-from events.models import CLOCK_MINUTES, TABLE_NUMBERS, Event, Match, Penalty, Player, Round
+from events.models import (
+    CLOCK_MINUTES,
+    DECK_CHECK_TABLES,
+    TABLE_NUMBERS,
+    DeckCheck,
+    Event,
+    Match,
+    Penalty,
+    Player,
+    Round,
+)
 from rules_check import FORMATS
 from rules_check.decklist import MAX_BYTES
 from tournament import TIEBREAKERS
@@ -388,6 +398,51 @@ class TableView(APIView):
         except day.TournamentError as exc:
             raise _refused(exc) from None
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class CheckedPlayerSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="pk")
+    name = serializers.CharField()
+    list = serializers.CharField(source="submission.text", allow_null=True, help_text="The list as sent")
+
+
+class DeckCheckInputSerializer(serializers.Serializer):
+    tables = serializers.IntegerField(validators=DECK_CHECK_TABLES, help_text="How many tables to pick")
+
+
+class DeckCheckSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="pk")
+    round = serializers.IntegerField(source="round.number")
+    seed = serializers.IntegerField(help_text="The pick's random seed, recorded to reproduce it")
+    tables = serializers.ListField(child=serializers.IntegerField())
+    players = CheckedPlayerSerializer(many=True, source="checked")
+    by = serializers.CharField(source="by.username", allow_null=True)
+    at = serializers.DateTimeField()
+
+
+class DeckCheckView(APIView):
+    """GET the round's deck checks; POST picks `tables` tables of the newest round at random."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: DeckCheckSerializer(many=True), 401: ERROR, 404: ERROR})
+    def get(self, request: Request, event_id: int, number: int) -> Response:
+        event = _event(request, event_id)
+        checks = DeckCheck.objects.filter(round__event=event, round__number=number).select_related("round", "by")
+        return Response(DeckCheckSerializer([tools.with_players(c) for c in checks[:100]], many=True).data)
+
+    @extend_schema(
+        request=DeckCheckInputSerializer, responses={201: DeckCheckSerializer, 400: ERROR, 401: ERROR, 404: ERROR}
+    )
+    def post(self, request: Request, event_id: int, number: int) -> Response:
+        event = _event(request, event_id)
+        payload = DeckCheckInputSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        try:
+            check = tools.deck_check(event, number, payload.validated_data["tables"], request.user)
+        except day.TournamentError as exc:
+            raise _refused(exc) from None
+        return Response(DeckCheckSerializer(tools.with_players(check)).data, status=status.HTTP_201_CREATED)
 
 
 class ClockInputSerializer(serializers.Serializer):

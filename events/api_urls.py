@@ -20,6 +20,11 @@ urlpatterns = [
         tournament_api.TableView.as_view(),
         name="event-table",
     ),
+    path(
+        "events/<int:event_id>/rounds/<int:number>/deck-checks/",
+        tournament_api.DeckCheckView.as_view(),
+        name="event-deck-checks",
+    ),
     path("events/<int:event_id>/penalties/", tournament_api.PenaltyListView.as_view(), name="event-penalties"),
     path(
         "events/<int:event_id>/rounds/<int:number>/results/",

@@ -326,6 +326,27 @@ class Penalty(models.Model):
         return f"{self.player_id}: {self.kind}"
 
 
+# How many tables one deck check may pick.
+DECK_CHECK_TABLES = [MinValueValidator(1), MaxValueValidator(50)]
+
+
+class DeckCheck(models.Model):
+    """Tables of a round picked at random for a deck check: the seed and the pick are recorded."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="deck_checks")
+    seed = models.PositiveIntegerField()
+    tables = models.JSONField(default=list, help_text="The table numbers picked")
+    players = models.JSONField(default=list, help_text="The ids of the players at those tables")
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.round_id}: {self.tables}"
+
+
 # What an organiser changed by hand on the day, each kind with the sentence the day page shows.
 DAY_CHANGES = {
     "pair": _("Round %(round)s, table %(table)s: %(players)s paired by hand"),
@@ -336,6 +357,7 @@ DAY_CHANGES = {
     "swap": _("Round %(round)s: %(players)s swapped"),
     "penalty": _("A penalty for %(players)s"),
     "late": _("%(players)s entered late: a match loss for each round already paired"),
+    "deck_check": _("Round %(round)s: a deck check of %(players)s"),
 }
 
 

@@ -10,6 +10,8 @@ round until the organiser pairs them (the day page lists them); the next round p
 
 from __future__ import annotations
 
+import random
+import secrets
 from collections.abc import Iterable
 from typing import Any
 
@@ -21,11 +23,13 @@ from django.utils.translation import gettext as _
 from events.day import TournamentError, _history, _locked, acting
 from events.models import (
     BYE,
+    DECK_CHECK_TABLES,
     LOSS,
     ORGANISER,
     SWISS,
     TABLE_NUMBERS,
     DayChange,
+    DeckCheck,
     Event,
     Match,
     Penalty,
@@ -269,3 +273,55 @@ def give_penalty(event: Event, player_id: int, kind: str, note: str, by: Any) ->
     )
     record(current, by, "penalty", round_number=penalty.round_number, players=[player.pk])
     return penalty
+
+
+# --- deck checks ---------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def deck_check(event: Event, number: int, count: int, by: Any) -> DeckCheck:
+    """Pick `count` tables of the newest round at random (a recorded seed) for a deck check:
+    tables with two players first, a table of one only when there are not enough."""
+    try:
+        for validator in DECK_CHECK_TABLES:
+            validator(count)
+    except ValidationError as exc:
+        raise TournamentError(" ".join(exc.messages)) from None
+    current = _locked(event)
+    round_ = _newest(current, number, swiss=False)
+    matches = list(round_.matches.order_by("table"))
+    if not matches:
+        raise TournamentError(_("This round has no table."))
+    seed = secrets.randbelow(2**31)
+    rng = random.Random(seed)  # noqa: S311 (a recorded, reproducible draw, not a secret)
+    pairs = [m for m in matches if m.player_b_id]
+    alone = [m for m in matches if not m.player_b_id]
+    picked = rng.sample(pairs, min(count, len(pairs)))
+    picked += rng.sample(alone, min(count - len(picked), len(alone)))
+    picked.sort(key=lambda m: m.table)
+    players = [p for m in picked for p in (m.player_a_id, m.player_b_id) if p]
+    check = DeckCheck.objects.create(
+        round=round_, seed=seed, tables=[m.table for m in picked], players=players, by=acting(by)
+    )
+    record(current, by, "deck_check", round_number=number, players=players)
+    return check
+
+
+def checked_rounds(event: Event) -> dict[int, list[int]]:
+    """Each player's rounds with a deck check, for the day page's players."""
+    out: dict[int, list[int]] = {}
+    rows = (
+        DeckCheck.objects.filter(round__event=event).order_by("round__number").values_list("round__number", "players")
+    )
+    for number, players in rows:
+        for p in players:
+            if isinstance(p, int) and number not in out.setdefault(p, []):
+                out[p].append(number)
+    return out
+
+
+def with_players(check: DeckCheck) -> DeckCheck:
+    """The check with its players and their lists loaded (`checked`, in table order)."""
+    found = {p.pk: p for p in Player.objects.filter(pk__in=check.players).select_related("submission")}
+    check.checked = [found[p] for p in check.players if p in found]  # type: ignore[attr-defined]
+    return check

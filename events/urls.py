@@ -28,6 +28,10 @@ urlpatterns = [
     path("events/<int:event_id>/day/rounds/<int:number>/tables/", day_views.edit_table, name="day-table"),
     path("events/<int:event_id>/day/rounds/<int:number>/delete/", day_views.delete_round, name="day-delete-round"),
     path("events/<int:event_id>/day/penalties/", day_views.give_penalty, name="day-penalty"),
+    path(
+        "events/<int:event_id>/day/rounds/<int:number>/deck-checks/", day_views.new_deck_check, name="day-deck-checks"
+    ),
+    path("events/<int:event_id>/day/deck-checks/<int:check_id>/", day_views.deck_check_page, name="day-deck-check"),
     path("events/<int:event_id>/standings.csv", day_views.standings_csv, name="standings-csv"),
     path("events/<int:event_id>/pairings/", day_views.pairings_print, name="pairings"),
     path("t/<str:token>/", day_views.public_page, name="public"),

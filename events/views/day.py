@@ -32,7 +32,7 @@ from events.forms import (
     TableForm,
     TournamentSettingsForm,
 )
-from events.models import DAY_CHANGES, Event, Match, Player, Round
+from events.models import DAY_CHANGES, DeckCheck, Event, Match, Player, Round
 from tournament import TIEBREAKERS
 from webutil.confirm import unless_confirmed
 from webutil.csv import csv_text
@@ -192,6 +192,9 @@ def day_page(request: AuthedRequest, event_id: int) -> HttpResponse:
     event = _run(request, event_id)
     context = day_context(event, request.GET.get("round"))
     players = list(event.players.all())
+    checked = tools.checked_rounds(event)
+    for p in players:
+        p.deck_checked = checked.get(p.pk, [])  # type: ignore[attr-defined]
     active = len(day.active_players(event))
     context.update(
         {
@@ -212,6 +215,7 @@ def day_page(request: AuthedRequest, event_id: int) -> HttpResponse:
             "penalty_form": PenaltyForm(players=players),
             "penalties": event.penalties.select_related("player", "match", "by"),
             "changes": change_lines(event, context["names"]),
+            "deck_checks": DeckCheck.objects.filter(round__event=event).select_related("round")[:50],
         }
     )
     return render(request, "events/day.html", context)
@@ -437,6 +441,27 @@ def give_penalty(request: AuthedRequest, event_id: int) -> HttpResponse:
         return _refused(request, event, str(exc))
     messages.success(request, _("The penalty is recorded."))
     return _back(event)
+
+
+@login_required
+@require_POST
+def new_deck_check(request: AuthedRequest, event_id: int, number: int) -> HttpResponse:
+    """Pick tables of the newest round at random for a deck check, then show their lists."""
+    event = _run(request, event_id)
+    count = whole_number(request.POST.get("tables") or "", max_digits=4)
+    try:
+        check = tools.deck_check(event, number, count or 0, request.user)
+    except day.TournamentError as exc:
+        return _refused(request, event, str(exc))
+    return redirect("events:day-deck-check", event.pk, check.pk)
+
+
+@login_required
+def deck_check_page(request: AuthedRequest, event_id: int, check_id: int) -> HttpResponse:
+    """A deck check: the tables picked and each player's list as sent."""
+    event = _run(request, event_id)
+    check = get_object_or_404(DeckCheck.objects.select_related("round", "by"), round__event=event, pk=check_id)
+    return render(request, "events/deck_check.html", {"event": event, "check": tools.with_players(check)})
 
 
 def clock_text(seconds: int) -> str:

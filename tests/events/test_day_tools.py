@@ -4,6 +4,7 @@ taken back, penalties, and the event's JSON export."""
 
 from __future__ import annotations
 
+import random
 import re
 from datetime import timedelta
 from fractions import Fraction
@@ -13,7 +14,7 @@ from django.test import Client
 from django.utils import timezone
 
 from events import day, tools
-from events.models import DayChange, Event, Match, Penalty, Player, Round
+from events.models import DayChange, DeckCheck, Event, Match, Penalty, Player, Round
 from tests.conftest import logged_in
 from tests.events.test_tournament_day import make_event, play_round
 from tests.support.decklists import LEGAL_40
@@ -454,6 +455,8 @@ TOOLS = [
     ("json", "/api/events/{e}/penalties/", {"player": "{other}", "kind": "warning"}),
     ("get", "/api/events/{e}/export/", None),
     ("get", "/api/events/{e}/rounds/1/", None),
+    ("json", "/api/events/{e}/rounds/1/deck-checks/", {"tables": 1}),
+    ("post", "/events/{e}/day/rounds/1/deck-checks/", {"tables": "1"}),
 ]
 
 
@@ -563,3 +566,37 @@ def test_first_round_byes_and_fixed_tables(alice, english) -> None:
     second = day.pair_next_round(event)
     assert needs_table.pk in (second.matches.get(table=7).player_a_id, second.matches.get(table=7).player_b_id)
     assert invited.pk not in set(second.matches.filter(player_b__isnull=True).values_list("player_a", flat=True))
+
+
+# --- deck checks --------------------------------------------------------------------------------------
+
+
+def test_a_deck_check_picks_tables_at_random_shows_their_lists_and_flags_the_players(alice, english) -> None:
+    event = make_event(alice, players=9)
+    round_ = day.pair_next_round(event)
+    organiser = logged_in(alice)
+    answer = organiser.post(f"/events/{event.pk}/day/rounds/1/deck-checks/", {"tables": "2"})
+    assert answer.status_code == 302
+    check = DeckCheck.objects.get()
+    assert len(check.tables) == 2 and len(check.players) == 4  # tables with two players first
+    # Recorded with its seed: the same draw again picks the same tables.
+    again = random.Random(check.seed).sample([m for m in round_.matches.order_by("table") if m.player_b_id], 2)
+    assert sorted(m.table for m in again) == check.tables
+    page = organiser.get(answer["Location"]).content.decode()
+    names = dict(event.players.values_list("pk", "name"))
+    assert all(names[p] in page for p in check.players) and page.count('<pre class="listing"') == 4
+    day_page = _text(organiser.get(f"/events/{event.pk}/day/").content.decode())
+    assert day_page.count("deck checked in round 1") == 4
+    api = organiser.post(
+        f"/api/events/{event.pk}/rounds/1/deck-checks/", {"tables": 50}, content_type="application/json"
+    )
+    assert api.status_code == 201 and len(api.json()["tables"]) == 5  # every table there is
+    assert api.json()["players"][0]["list"] == LEGAL_40
+    listed = organiser.get(f"/api/events/{event.pk}/rounds/1/deck-checks/").json()
+    assert [c["id"] for c in listed] == [api.json()["id"], check.pk]
+    for bad in (0, 51, "x"):
+        url = f"/api/events/{event.pk}/rounds/1/deck-checks/"
+        assert organiser.post(url, {"tables": bad}, content_type="application/json").status_code == 400
+    assert organiser.post(f"/events/{event.pk}/day/rounds/1/deck-checks/", {"tables": "0"}).status_code == 400
+    assert organiser.post(f"/events/{event.pk}/day/rounds/3/deck-checks/", {"tables": "1"}).status_code == 400
+    assert logged_in(alice).get(f"/events/{event.pk}/day/deck-checks/999/").status_code == 404

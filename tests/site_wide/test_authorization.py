@@ -121,6 +121,8 @@ ROUTES = [
     Route("post", "/events/{event}/day/rounds/1/tables/", 400, (302,), (404,), {"action": "remove", "table": "99"}),
     Route("post", "/events/{event}/day/rounds/1/delete/", 200, (302,), (404,)),  # asks first
     Route("post", "/events/{event}/day/penalties/", 302, (302,), (404,), {"player": "{player}", "kind": "warning"}),
+    Route("post", "/events/{event}/day/rounds/1/deck-checks/", 302, (302,), (404,), {"tables": "1"}),
+    Route("get", "/events/{event}/day/deck-checks/{check}/", 200, (302,), (404,)),
     Route("post", "/events/{event}/day/seating/", 302, (302,), (404,), {"player": "{player}", "fixed_table": "3"}),
     # a player's own part of the event link: alice sent no list, so she has none either
     Route("post", "/e/{token}/check-in/", 404, (302,), (404,)),
@@ -148,6 +150,8 @@ ROUTES = [
     Route("delete", "/api/events/{event}/rounds/1/", 400, (401,), (404,)),  # a result is in
     Route("patch", "/api/events/{event}/rounds/1/tables/99/", 400, (401,), (404,), {}, json=True),
     Route("delete", "/api/events/{event}/rounds/1/tables/99/", 400, (401,), (404,)),
+    Route("get", "/api/events/{event}/rounds/1/deck-checks/", 200, (401,), (404,)),
+    Route("post", "/api/events/{event}/rounds/1/deck-checks/", 201, (401,), (404,), {"tables": 1}, json=True),
     Route("get", "/api/events/{event}/penalties/", 200, (401,), (404,)),
     Route("post", "/api/events/{event}/penalties/", 400, (401,), (404,), {"player": 0, "kind": "warning"}, json=True),
     Route("get", "/api/events/{event}/standings/", 200, (401,), (404,)),
@@ -200,7 +204,7 @@ def world(alice, bob, charlie, media_root):
     change = CollectionChange.objects.filter(user=alice).first()
     event = Event.objects.create(organiser=alice, name=SECRET, deadline=timezone.now() + timedelta(days=1))
     submission = Submission.objects.create(event=event, player_name="阿明", text="3 YXJQ-003\n武將: WJ-001\n")
-    paired_round(event)
+    check = paired_round(event)
     match = Match.objects.filter(round__event=event, player_b__isnull=False).order_by("table").first()
     proposal = propose(alice, cost="3", note=SECRET)
     services.add_photo(proposal.pk, alice, "front", io.BytesIO(picture_bytes("PNG", (30, 40))))
@@ -216,6 +220,7 @@ def world(alice, bob, charlie, media_root):
         "token": event.token,
         "player": event.players.first().pk,
         "match": match.pk,
+        "check": check,
     }
 
 

@@ -30,10 +30,11 @@ def places(alice):
     deck = make_deck(alice, name="蜀漢步兵", public=True)
     event = Event.objects.create(organiser=alice, name="台北冬季賽", deadline=timezone.now() + timedelta(days=2))
     Submission.objects.create(event=event, player_name="王小明", text="武將: 劉備\n3 新兵\n")
-    paired_round(event)
+    check = paired_round(event)
     return {
         "deck": deck.pk,
         "event": event.pk,
+        "check": check,
         "token": event.token,
         "public": event.public_token,
         **contributions(alice),

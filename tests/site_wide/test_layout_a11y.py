@@ -50,8 +50,8 @@ def world(site):
     own(owner, YXJQ_003=3, YXJQ_004=(1, 1), WJ_001=1)
     deck = make_deck(owner, name="蜀漢步兵", public=True)
     event = Event.objects.create(organiser=owner, name="台北冬季賽", deadline=timezone.now() + timedelta(days=2))
-    paired_round(event)
-    places = {"deck": deck.pk, "event": event.pk, "token": event.token, "public": event.public_token}
+    check = paired_round(event)
+    places = {"deck": deck.pk, "event": event.pk, "check": check, "token": event.token, "public": event.public_token}
     places |= contributions(owner)
     return {"site": site, "owner": owner, "places": places}
 

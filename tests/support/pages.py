@@ -1,5 +1,5 @@
 """Every page of the site, for the harnesses that walk them all (languages, layout and axe).
-A new page joins one of these lists. Placeholders: {deck}, {event}, {token} (the owner's),
+A new page joins one of these lists. Placeholders: {deck}, {event}, {check} (a deck check of it), {token} (the owner's),
 {proposal} (the owner's, open), {review} (another player's, for the owner to review: the owner
 is a curator)."""
 
@@ -57,6 +57,7 @@ PRIVATE = [
     "/events/{event}/",
     "/events/{event}/sheets/",
     "/events/{event}/day/",
+    "/events/{event}/day/deck-checks/{check}/",
     "/events/{event}/pairings/",
     "/accounts/",
     "/accounts/delete/",
@@ -72,10 +73,10 @@ PRIVATE = [
 PRINT_SHEETS = frozenset({"/decks/{deck}/sheet/", "/events/{event}/sheets/"})
 
 
-def paired_round(event: Any) -> None:
+def paired_round(event: Any) -> int:
     """Give an event of the harnesses a tournament day to show: three players (one a late
-    arrival), round 1 paired (so a bye too), one result in."""
-    from events import day
+    arrival), round 1 paired (so a bye too), one result in, a deck check (its id returned)."""
+    from events import day, tools
     from tests.support.decklists import LEGAL_40
 
     for name in ("陳大文", "林美玲"):
@@ -85,6 +86,7 @@ def paired_round(event: Any) -> None:
     round_ = day.pair_next_round(event)
     match = round_.matches.filter(player_b__isnull=False).first()
     day.enter_result(match, 2, 1, 0)
+    return tools.deck_check(event, round_.number, 1, None).pk
 
 
 def contributions(owner: Any) -> dict[str, int]:

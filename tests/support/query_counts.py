@@ -25,7 +25,7 @@ from contributions.models import Proposal
 from decks.data import DeckData
 from decks.models import Deck
 from decks.services import refresh_verdicts, save_deck
-from events import day
+from events import day, tools
 from events.models import Event, Submission
 
 
@@ -169,6 +169,14 @@ def report() -> dict[str, dict[str, int]]:
             f"GET /events/<id>/{page}",
             lambda n, page=page: _count(setups[n]["client"], "get", f"/events/{setups[n]['event'].pk}/{page}"),
         )
+    for n in (10, 200):  # a deck check of 5 tables (their players' lists of n cards)
+        setups[n]["check"] = tools.deck_check(setups[n]["event"], 2, 5, None).pk
+    measure(
+        "GET /events/<id>/day/deck-checks/<id>/",
+        lambda n: _count(
+            setups[n]["client"], "get", f"/events/{setups[n]['event'].pk}/day/deck-checks/{setups[n]['check']}/"
+        ),
+    )
     for page in ("day/", "pairings/", "standings.csv"):  # n players, two rounds played
         measure(
             f"GET /events/<id>/{page}",
