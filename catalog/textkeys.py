@@ -95,6 +95,12 @@ def sort_key(name: str) -> str:
     return " ".join(lazy_pinyin(to_simplified(name), errors="ignore"))
 
 
+def person_key(name: str) -> str:
+    """A person's name for an A–Z list: Chinese by its pinyin (陳大文 between Chan and Chou),
+    any other letters as they are, case folded."""
+    return " ".join(lazy_pinyin(to_simplified(name))).casefold()
+
+
 # --- prefix keys for the search index (catalog.models.SearchKey) -------------------------------
 #
 # Every key is written in the alphabet 0-9a-z only, so that "starts with" is a plain range

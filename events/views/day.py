@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST
 
 from catalog.lookup import catalog_index
 from catalog.models import Card
+from catalog.textkeys import person_key
 from events import day, meta, services, tools
 from events.forms import (
     GamesForm,
@@ -54,7 +55,13 @@ def _form_message(form: Any) -> str:
 
 
 def _refused(request: HtmxHttpRequest, event: Event, message: str) -> HttpResponse:
-    return render(request, "error.html", {"message": message}, status=400)
+    """What was not done and why, with the way back to the page the day is run from (the
+    organiser's) or the player's event page."""
+    if day.runs(event, request.user):
+        back, label = reverse("events:day", args=[event.pk]), _("Back to the tournament day")
+    else:
+        back, label = reverse("events:submit", args=[event.token]), _("Back to the event")
+    return render(request, "error.html", {"message": message, "back": back, "back_label": label}, status=400)
 
 
 def qr_svg(url: str) -> SafeString:
@@ -498,10 +505,11 @@ def standings_csv(request: AuthedRequest, event_id: int) -> HttpResponse:
 
 @login_required
 def pairings_print(request: AuthedRequest, event_id: int) -> HttpResponse:
-    """The current round's pairings to print: by table, by name A–Z for the wall, and a match
-    slip per table; with a QR code of the venue's page."""
+    """A round's pairings to print (`?round=`, the newest by default): by table, by name A–Z for
+    the wall (Chinese names by their pinyin), and a match slip per table; with a QR code of the
+    venue's page."""
     event = _run(request, event_id)
-    context = day_context(event)
+    context = day_context(event, request.GET.get("round"))
     names = context["names"]
     current = context["current"]
     # (name, table, opponent): the opponent "" for the bye, None for a match loss with none.
@@ -514,7 +522,7 @@ def pairings_print(request: AuthedRequest, event_id: int) -> HttpResponse:
                 by_name.append((names[m.player_b_id], m.table, names[m.player_a_id]))
     context.update(
         {
-            "by_name": sorted(by_name, key=lambda row: (row[0], row[1])),
+            "by_name": sorted(by_name, key=lambda row: (person_key(row[0]), row[0], row[1])),
             "qr": qr_svg(request.build_absolute_uri(reverse("events:public", args=[event.public_token]))),
         }
     )

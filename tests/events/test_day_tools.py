@@ -600,3 +600,50 @@ def test_a_deck_check_picks_tables_at_random_shows_their_lists_and_flags_the_pla
     assert organiser.post(f"/events/{event.pk}/day/rounds/1/deck-checks/", {"tables": "0"}).status_code == 400
     assert organiser.post(f"/events/{event.pk}/day/rounds/3/deck-checks/", {"tables": "1"}).status_code == 400
     assert logged_in(alice).get(f"/events/{event.pk}/day/deck-checks/999/").status_code == 404
+
+
+def test_a_refusal_leads_back_to_the_day_or_to_the_event(alice, bob, english) -> None:
+    event = make_event(alice, players=4)
+    mine = event.players.order_by("pk").first()
+    mine.user = bob
+    mine.save()
+    day.clock(day.pair_next_round(event), day.PAUSE)
+    refused = logged_in(alice).post(f"/events/{event.pk}/day/rounds/1/clock/", {"action": "pause"})
+    page = refused.content.decode()
+    assert refused.status_code == 400 and f'href="/events/{event.pk}/day/"' in page
+    main = page.split("<main", 1)[1].split("</main>", 1)[0]
+    assert "Back to the tournament day" in main and "My collection" not in main
+    refused = logged_in(bob).post(f"/e/{event.token}/report/", {"wins": 9, "losses": 0})
+    page = refused.content.decode()
+    assert refused.status_code == 400 and f'href="/e/{event.token}/"' in page and "Back to the event" in page
+
+
+def test_the_bracket_says_it_goes_on_sideways(alice, english) -> None:
+    event = make_event(alice, players=8, top_cut=8)
+    for _ in range(3):
+        play_round(event)
+    for _ in range(2):
+        for match in day.pair_top_cut(event).matches.all():
+            day.enter_result(match, 2, 0, 0)
+    page = Client().get(f"/t/{event.public_token}/").content.decode()
+    assert "swipe sideways" in page
+    assert [h for h in re.findall(r"<h3>([^<]+)</h3>", page) if h in ("Quarter-finals", "Semi-finals")] == [
+        "Quarter-finals",
+        "Semi-finals",
+    ]
+
+
+def test_the_printout_lists_names_in_pinyin_order_for_any_round(alice, english) -> None:
+    event = make_event(alice, players=0)
+    for name in ("王小明", "Alice", "陳大文", "Chou", "阿明", "林美玲"):
+        day.add_player(event, name, LEGAL_40)
+    play_round(event)
+    day.pair_next_round(event)
+    organiser = logged_in(alice)
+    page = organiser.get(f"/events/{event.pk}/pairings/").content.decode()
+    by_name = page.split("By name", 1)[1].split("</table>", 1)[0]
+    order = [n for n in re.findall(r"<td>(?:<span lang=\"zh\">)?([^<]+?)(?:</span>)?</td>", by_name)]
+    names = [n for n in order if n in ("王小明", "Alice", "陳大文", "Chou", "阿明", "林美玲")]
+    assert names[:6] == ["阿明", "Alice", "陳大文", "Chou", "林美玲", "王小明"]
+    first = organiser.get(f"/events/{event.pk}/pairings/?round=1").content.decode()
+    assert "Round 1" in first and "Round 2" not in _text(first.split("<main", 1)[1]).split("By name")[0]
