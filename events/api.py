@@ -184,6 +184,12 @@ class PlayerPatchSerializer(serializers.Serializer):
     fixed_table = serializers.IntegerField(
         required=False, allow_null=True, validators=TABLE_NUMBERS, help_text="A table the player needs, or null"
     )
+    list = StrictCharField(
+        max_length=MAX_BYTES,
+        required=False,
+        trim_whitespace=False,
+        help_text="The organiser replaces the player's list (recorded in the day's log)",
+    )
 
 
 class PlayerOutputSerializer(serializers.Serializer):
@@ -242,6 +248,11 @@ class PlayerDetailView(APIView):
             player = day.set_checked_in(player, payload.validated_data["checked_in"])
         if "dropped" in payload.validated_data:
             player = day.set_dropped(player, payload.validated_data["dropped"])
+        if "list" in payload.validated_data:
+            try:
+                player = tools.fix_list(event, player.pk, payload.validated_data["list"], request.user)
+            except day.TournamentError as exc:
+                raise ValidationError({"list": [str(exc)]}) from None
         seating = {k: v for k, v in payload.validated_data.items() if k in ("first_round_bye", "fixed_table")}
         if seating:
             try:

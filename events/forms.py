@@ -223,3 +223,12 @@ class SeatingForm(forms.Form):
     player = forms.IntegerField(label=_("Player"), min_value=1)
     first_round_bye = forms.BooleanField(label=_("A bye in round 1"), required=False)
     fixed_table = forms.IntegerField(label=_("Fixed table"), required=False, validators=TABLE_NUMBERS)
+
+
+class FixListForm(forms.Form):
+    """The organiser replaces a player's list (the list's bound is the checker's)."""
+
+    player = forms.IntegerField(label=_("Player"), min_value=1)
+    text = forms.CharField(
+        label=_("Deck list"), max_length=MAX_BYTES, strip=False, widget=forms.Textarea(attrs={"rows": 4})
+    )

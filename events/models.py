@@ -358,6 +358,7 @@ DAY_CHANGES = {
     "penalty": _("A penalty for %(players)s"),
     "late": _("%(players)s entered late: a match loss for each round already paired"),
     "deck_check": _("Round %(round)s: a deck check of %(players)s"),
+    "list_fixed": _("The list of %(players)s fixed by the organiser"),
 }
 
 

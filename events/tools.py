@@ -20,7 +20,8 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
-from events.day import TournamentError, _history, _locked, acting
+from decks.legality import check_list
+from events.day import TournamentError, _history, _locked, acting, list_verdict
 from events.models import (
     BYE,
     DECK_CHECK_TABLES,
@@ -36,7 +37,9 @@ from events.models import (
     Player,
     Report,
     Round,
+    Submission,
 )
+from rules_check import DeckListError
 
 
 class RematchError(TournamentError):
@@ -325,3 +328,32 @@ def with_players(check: DeckCheck) -> DeckCheck:
     found = {p.pk: p for p in Player.objects.filter(pk__in=check.players).select_related("submission")}
     check.checked = [found[p] for p in check.players if p in found]  # type: ignore[attr-defined]
     return check
+
+
+# --- a player's list, fixed by the organiser ---------------------------------------------------------
+
+
+@transaction.atomic
+def fix_list(event: Event, player_id: int, text: str, by: Any) -> Player:
+    """The organiser replaces a player's list (a paired player can no longer): the list as it
+    now stands, its verdict and general; recorded with who made the change. An unreadable list
+    is refused and nothing changes."""
+    current = _locked(event)
+    player = Player.objects.select_for_update().filter(event=current, pk=player_id).first()
+    if player is None:
+        raise TournamentError(_("No such player in this event."))
+    try:
+        check_list(text, current.format)
+    except DeckListError as exc:
+        raise TournamentError(exc.message_en) from None
+    legal, general = list_verdict(text, current.format)
+    if player.submission_id is not None:
+        Submission.objects.filter(pk=player.submission_id).update(text=text, deck=None)
+    else:
+        player.submission = Submission.objects.create(
+            event=current, player=player.user, player_name=player.name, text=text
+        )
+    player.legal, player.general = legal, general
+    player.save(update_fields=["submission", "legal", "general"])
+    record(current, by, "list_fixed", players=[player.pk])
+    return player

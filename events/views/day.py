@@ -24,6 +24,7 @@ from catalog.models import Card
 from catalog.textkeys import person_key
 from events import day, meta, services, tools
 from events.forms import (
+    FixListForm,
     GamesForm,
     JudgeForm,
     LatePlayerForm,
@@ -290,6 +291,22 @@ def seating(request: AuthedRequest, event_id: int) -> HttpResponse:
         day.set_seating(player, values)
     except day.TournamentError as exc:
         return _refused(request, event, str(exc))
+    return _back(event)
+
+
+@login_required
+@require_POST
+def fix_list(request: AuthedRequest, event_id: int) -> HttpResponse:
+    """The organiser replaces a player's list; recorded in the day's log."""
+    event = _run(request, event_id)
+    form = FixListForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, event, _form_message(form))
+    try:
+        player = tools.fix_list(event, form.cleaned_data["player"], form.cleaned_data["text"], request.user)
+    except day.TournamentError as exc:
+        return _refused(request, event, str(exc))
+    messages.success(request, _("The list of %(name)s is replaced.") % {"name": player.name})
     return _back(event)
 
 

@@ -450,6 +450,7 @@ TOOLS = [
     ("post", "/events/{e}/day/rounds/1/tables/", {"action": "loss", "player_a": "{other}"}),
     ("post", "/events/{e}/day/penalties/", {"player": "{other}", "kind": "warning"}),
     ("post", "/events/{e}/day/seating/", {"player": "{other}", "fixed_table": "3"}),
+    ("post", "/events/{e}/day/lists/", {"player": "{other}", "text": LEGAL_40}),
     ("post", "/events/{e}/day/rounds/1/delete/", {}),
     ("json", "/api/events/{e}/rounds/1/clock/", {"action": "add", "minutes": 1}),
     ("json", "/api/events/{e}/penalties/", {"player": "{other}", "kind": "warning"}),
@@ -647,3 +648,36 @@ def test_the_printout_lists_names_in_pinyin_order_for_any_round(alice, english) 
     assert names[:6] == ["阿明", "Alice", "陳大文", "Chou", "林美玲", "王小明"]
     first = organiser.get(f"/events/{event.pk}/pairings/?round=1").content.decode()
     assert "Round 1" in first and "Round 2" not in _text(first.split("<main", 1)[1]).split("By name")[0]
+
+
+def test_the_organiser_fixes_a_paired_players_list_and_it_is_recorded(alice, bob, english) -> None:
+    from events import services
+
+    event = make_event(alice, players=3)
+    services.submit(event, bob, "阿明", LEGAL_40)
+    mine = event.players.get(user=bob)
+    mine.checked_in = True
+    mine.save()
+    day.pair_next_round(event)
+    # The player can no longer change it …
+    with pytest.raises(services.EventClosed):
+        services.submit(event, bob, "阿明", "1 YXJQ-003\n")
+    # … the organiser can: the list, its verdict and general follow, and the log says who.
+    organiser = logged_in(alice)
+    answer = organiser.post(f"/events/{event.pk}/day/lists/", {"player": mine.pk, "text": "1 YXJQ-003\n"})
+    assert answer.status_code == 302
+    mine.refresh_from_db()
+    assert mine.submission.text == "1 YXJQ-003\n" and not mine.legal
+    assert DayChange.objects.get(kind="list_fixed").by == alice
+    assert "The list of 阿明 fixed by the organiser" in _text(
+        organiser.get(f"/events/{event.pk}/day/").content.decode()
+    )
+    answer = organiser.patch(
+        f"/api/events/{event.pk}/players/{mine.pk}/", {"list": LEGAL_40}, content_type="application/json"
+    )
+    assert answer.status_code == 200 and answer.json()["legal"] is True
+    for bad in ({"list": ""}, {"list": 5}, {"list": "\x00"}):
+        url = f"/api/events/{event.pk}/players/{mine.pk}/"
+        assert organiser.patch(url, bad, content_type="application/json").status_code == 400, bad
+    assert event.players.get(pk=mine.pk).submission.text == LEGAL_40  # nothing half-changed
+    assert logged_in(bob).post(f"/events/{event.pk}/day/lists/", {"player": mine.pk, "text": "x"}).status_code == 404

@@ -123,6 +123,7 @@ ROUTES = [
     Route("post", "/events/{event}/day/penalties/", 302, (302,), (404,), {"player": "{player}", "kind": "warning"}),
     Route("post", "/events/{event}/day/rounds/1/deck-checks/", 302, (302,), (404,), {"tables": "1"}),
     Route("get", "/events/{event}/day/deck-checks/{check}/", 200, (302,), (404,)),
+    Route("post", "/events/{event}/day/lists/", 400, (302,), (404,), {"player": "{player}", "text": ""}),
     Route("post", "/events/{event}/day/seating/", 302, (302,), (404,), {"player": "{player}", "fixed_table": "3"}),
     # a player's own part of the event link: alice sent no list, so she has none either
     Route("post", "/e/{token}/check-in/", 404, (302,), (404,)),
