@@ -87,6 +87,7 @@ class EventInputSerializer(serializers.ModelSerializer):
             "lists_public",
             "checkin_open",
             "late_entry_losses",
+            "hold_pairings",
         ]
 
     def validate_deadline(self, value: datetime) -> datetime:
@@ -114,6 +115,7 @@ class EventOutputSerializer(serializers.Serializer):
     late_entry_losses = serializers.BooleanField(
         help_text="A late entry has a match loss for each round already paired"
     )
+    hold_pairings = serializers.BooleanField(help_text="Rounds are paired as drafts and published by the organiser")
     locked = serializers.BooleanField()
 
     @extend_schema_field(OpenApiTypes.INT)
@@ -280,9 +282,14 @@ class RoundOutputSerializer(serializers.Serializer):
     kind = serializers.CharField()
     seed = serializers.IntegerField()
     ends = serializers.DateTimeField(help_text="When the round's time is up (moves on when a paused clock resumes)")
+    published = serializers.SerializerMethodField(help_text="False for a draft only the organisers see")
     paused = serializers.SerializerMethodField(help_text="Whether the organiser has paused the clock")
     seconds_left = serializers.SerializerMethodField(help_text="Seconds until the end, negative once over")
     pairings = PairingSerializer(many=True, source="matches")
+
+    @extend_schema_field(OpenApiTypes.BOOL)
+    def get_published(self, round_: Round) -> bool:
+        return round_.published_at is not None
 
     @extend_schema_field(OpenApiTypes.BOOL)
     def get_paused(self, round_: Round) -> bool:
@@ -359,6 +366,21 @@ class RoundDetailView(APIView):
         except day.TournamentError as exc:
             raise _refused(exc) from None
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PublishView(APIView):
+    """Publish a draft round to the players and the venue: its clock starts now."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: RoundOutputSerializer, 400: ERROR, 401: ERROR, 404: ERROR})
+    def post(self, request: Request, event_id: int, number: int) -> Response:
+        event = _event(request, event_id)
+        try:
+            round_ = tools.publish(event, number, request.user)
+        except day.TournamentError as exc:
+            raise _refused(exc) from None
+        return Response(RoundOutputSerializer(round_).data)
 
 
 class TableInputSerializer(serializers.Serializer):

@@ -25,6 +25,11 @@ urlpatterns = [
         tournament_api.DeckCheckView.as_view(),
         name="event-deck-checks",
     ),
+    path(
+        "events/<int:event_id>/rounds/<int:number>/publish/",
+        tournament_api.PublishView.as_view(),
+        name="event-publish",
+    ),
     path("events/<int:event_id>/penalties/", tournament_api.PenaltyListView.as_view(), name="event-penalties"),
     path(
         "events/<int:event_id>/rounds/<int:number>/results/",

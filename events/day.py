@@ -123,11 +123,12 @@ def add_player(event: Event, name: str, text: str, by: Any = None) -> Player:
         general=verdict.general or "",
         checked_in=True,
     )
-    missed = list(current.tournament_rounds.filter(kind=SWISS).annotate(last=Max("matches__table")))
-    if current.late_entry_losses and missed:
+    missed = current.tournament_rounds.filter(kind=SWISS).annotate(last=Max("matches__table"))
+    last_tables = list(missed.values_list("pk", "last"))
+    if current.late_entry_losses and last_tables:
         Match.objects.bulk_create(
-            Match(round=r, table=(r.last or 0) + 1, player_a=player, a_wins=0, b_wins=2, draws=0, decided_by=LOSS)
-            for r in missed
+            Match(round_id=r, table=(last or 0) + 1, player_a=player, a_wins=0, b_wins=2, draws=0, decided_by=LOSS)
+            for r, last in last_tables
         )
         DayChange.objects.create(event=current, kind="late", players=[player.pk], by=acting(by))
     return player
@@ -194,12 +195,14 @@ class History:
     had_bye: set[int]
 
 
-def _results(event: Event, *, before: int | None = None) -> list[Result]:
-    """Every Swiss result in so far (of the rounds before `before`), as plain rows (one query,
-    no model instances)."""
+def _results(event: Event, *, before: int | None = None, published: bool = False) -> list[Result]:
+    """Every Swiss result in so far (of the rounds before `before`; of published rounds only, a
+    draft's byes aside), as plain rows (one query, no model instances)."""
     matches = Match.objects.filter(round__event=event, round__kind=SWISS, a_wins__isnull=False)
     if before is not None:
         matches = matches.filter(round__number__lt=before)
+    if published:
+        matches = matches.filter(round__published_at__isnull=False)
     rows = matches.values_list("player_a", "player_b", "a_wins", "b_wins", "draws")
     return [Result(a, b, aw or 0, bw or 0, d or 0) for a, b, aw, bw, d in rows]
 
@@ -242,6 +245,8 @@ def _new_round(event: Event, kind: str, seed: int | None = None) -> Round:
         seed=secrets.randbelow(2**31) if seed is None else seed,
         started=now,
         ends=now + timedelta(minutes=event.round_minutes),
+        # A draft only the organisers see while the event holds its pairings (tools.publish).
+        published_at=None if event.hold_pairings else now,
     )
 
 
@@ -513,6 +518,8 @@ def report(match: Match, player: Player, wins: int, losses: int, draws: int) -> 
     if player.pk not in (current.player_a_id, current.player_b_id) or current.player_b_id is None:
         raise TournamentError(_("You can report only your own match."))
     newest = Round.objects.filter(event_id=current.round.event_id).order_by("-number").values_list("number", flat=True)
+    if current.round.published_at is None:
+        raise TournamentError(_("This round is not published yet."))
     if current.round.number != newest.first():
         raise TournamentError(
             _("Round %(n)s is over: ask the organiser to correct its result.") % {"n": current.round.number}
@@ -553,8 +560,8 @@ def report(match: Match, player: Player, wins: int, losses: int, draws: int) -> 
 
 
 def standings_of(event: Event) -> list[Standing]:
-    """The standings after the results in so far (Swiss rounds only). Three queries."""
-    results = _results(event)
+    """The standings after the results in so far (Swiss rounds only, published). Three queries."""
+    results = _results(event, published=True)
     players = list(event.players.values_list("pk", flat=True))
     return standings(players, results, _points(event), event.standings_seed)
 

@@ -115,6 +115,7 @@ class TournamentSettingsForm(forms.ModelForm):
             "lists_public",
             "checkin_open",
             "late_entry_losses",
+            "hold_pairings",
         ]
         labels = {
             "best_of": _("Best of"),
@@ -126,6 +127,7 @@ class TournamentSettingsForm(forms.ModelForm):
             "lists_public": _("Lists become public"),
             "checkin_open": _("Check-in is open"),
             "late_entry_losses": _("A late entry has a match loss for each round already paired"),
+            "hold_pairings": _("Hold pairings: pair each round as a draft, check it, then publish it"),
         }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

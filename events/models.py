@@ -89,6 +89,9 @@ class Event(models.Model):
     # A player entered after round 1 has a match loss for each round already paired (as Melee
     # records late entries); off, they simply start from 0 points.
     late_entry_losses = models.BooleanField(default=True)
+    # Rounds are paired as drafts only the organisers see, then published with one action (their
+    # clock starts then); off, a round is published as it is paired.
+    hold_pairings = models.BooleanField(default=False)
     # Decides the order of players equal on every tie-breaker; recorded so standings reproduce.
     standings_seed = models.PositiveIntegerField(default=new_seed)
     # The venue's public page (pairings and standings): its own token, apart from the list link.
@@ -202,6 +205,12 @@ class Player(models.Model):
 SWISS, TOP = "swiss", "top"
 
 
+class RoundQuerySet(models.QuerySet["Round"]):
+    def published(self) -> RoundQuerySet:
+        """The rounds players and the venue see: every round but a draft."""
+        return self.filter(published_at__isnull=False)
+
+
 class Round(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="tournament_rounds")
     number = models.PositiveSmallIntegerField()
@@ -212,6 +221,10 @@ class Round(models.Model):
     # Set while the organiser has paused the clock: the time left is `ends - paused_at` until it
     # runs again (then `ends` moves on by the pause).
     paused_at = models.DateTimeField(null=True, blank=True)
+    # None while the round is a draft only the organisers see (the event holds its pairings).
+    published_at = models.DateTimeField(null=True, blank=True)
+
+    objects = RoundQuerySet.as_manager()
 
     class Meta:
         ordering = ["number"]
@@ -359,6 +372,7 @@ DAY_CHANGES = {
     "late": _("%(players)s entered late: a match loss for each round already paired"),
     "deck_check": _("Round %(round)s: a deck check of %(players)s"),
     "list_fixed": _("The list of %(players)s fixed by the organiser"),
+    "publish": _("Round %(round)s published"),
 }
 
 

@@ -13,11 +13,13 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Iterable
+from datetime import timedelta
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from decks.legality import check_list
@@ -357,3 +359,24 @@ def fix_list(event: Event, player_id: int, text: str, by: Any) -> Player:
     player.save(update_fields=["submission", "legal", "general"])
     record(current, by, "list_fixed", players=[player.pk])
     return player
+
+
+# --- held pairings -----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def publish(event: Event, number: int, by: Any) -> Round:
+    """Publish a draft round to the players and the venue: its clock starts now."""
+    current = _locked(event)
+    round_ = current.tournament_rounds.select_for_update().filter(number=number).first()
+    if round_ is None:
+        raise TournamentError(_("No such round."))
+    if round_.published_at is not None:
+        raise TournamentError(_("Round %(n)s is published already.") % {"n": number})
+    now = timezone.now()
+    round_.published_at = round_.started = now
+    round_.ends = now + timedelta(minutes=current.round_minutes)
+    round_.paused_at = None
+    round_.save(update_fields=["published_at", "started", "ends", "paused_at"])
+    record(current, by, "publish", round_number=number)
+    return round_

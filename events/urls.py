@@ -27,6 +27,7 @@ urlpatterns = [
     path("events/<int:event_id>/day/results/<int:match_id>/", day_views.enter_result, name="day-result"),
     path("events/<int:event_id>/day/rounds/<int:number>/clock/", day_views.round_clock, name="day-clock"),
     path("events/<int:event_id>/day/rounds/<int:number>/tables/", day_views.edit_table, name="day-table"),
+    path("events/<int:event_id>/day/rounds/<int:number>/publish/", day_views.publish_round, name="day-publish"),
     path("events/<int:event_id>/day/rounds/<int:number>/delete/", day_views.delete_round, name="day-delete-round"),
     path("events/<int:event_id>/day/penalties/", day_views.give_penalty, name="day-penalty"),
     path(

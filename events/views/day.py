@@ -108,10 +108,11 @@ def tiebreaker_order() -> str:
     return separator.join(f"{_(t.label)} ({t.abbr})" for t in TIEBREAKERS)
 
 
-def day_context(event: Event, number: str | None = None) -> dict[str, Any]:
-    """What the organiser's page and the venue's page show: rounds, names, standings."""
+def day_context(event: Event, number: str | None = None, *, drafts: bool = True) -> dict[str, Any]:
+    """What the organiser's page and the venue's page show: rounds, names, standings (a draft
+    round only where `drafts`: the organisers')."""
     names = _names(event)
-    rounds = list(event.tournament_rounds.all())
+    rounds = list(event.tournament_rounds.all() if drafts else event.tournament_rounds.published())
     # One round's tables at a time (`?round=`, the newest by default): a page of 9 rounds of 256
     # tables would be thousands of rows.
     shown = next((r for r in rounds if str(r.number) == str(number)), None) if number else None
@@ -130,7 +131,7 @@ def day_context(event: Event, number: str | None = None) -> dict[str, Any]:
         "tiebreakers": [(t.abbr, _(t.label)) for t in TIEBREAKERS],
         "tiebreaker_order": tiebreaker_order(),
         "table": table,
-        "bracket": _bracket(event, names),
+        "bracket": [r for r in _bracket(event, names) if drafts or r.published_at is not None],
     }
 
 
@@ -488,6 +489,19 @@ def deck_check_page(request: AuthedRequest, event_id: int, check_id: int) -> Htt
     return render(request, "events/deck_check.html", {"event": event, "check": tools.with_players(check)})
 
 
+@login_required
+@require_POST
+def publish_round(request: AuthedRequest, event_id: int, number: int) -> HttpResponse:
+    """Publish a draft round to the players and the venue; its clock starts now."""
+    event = _run(request, event_id)
+    try:
+        tools.publish(event, number, request.user)
+    except day.TournamentError as exc:
+        return _refused(request, event, str(exc))
+    messages.success(request, _("Round %(n)s is published: its clock is running.") % {"n": number})
+    return _back(event)
+
+
 def clock_text(seconds: int) -> str:
     """The time left as a screen shows it: "12:05", "+1:30" once over."""
     whole = abs(seconds)
@@ -499,7 +513,7 @@ def clock_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
     server's end time, the tables still playing. htmx refreshes it; without JavaScript the page
     reloads itself."""
     event = get_object_or_404(Event, public_token=token)
-    round_ = event.tournament_rounds.order_by("-number").prefetch_related("matches").first()
+    round_ = event.tournament_rounds.published().order_by("-number").prefetch_related("matches").first()
     playing = [m.table for m in round_.matches.all() if not m.done] if round_ is not None else []
     seconds = round_.seconds_left() if round_ is not None else 0
     context = {"event": event, "round": round_, "playing": playing, "left": clock_text(seconds)}
@@ -549,7 +563,7 @@ def pairings_print(request: AuthedRequest, event_id: int) -> HttpResponse:
 def public_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The venue's page: the current round's pairings and the standings, for anyone with the link."""
     event = get_object_or_404(Event, public_token=token)
-    context = day_context(event, request.GET.get("round"))
+    context = day_context(event, request.GET.get("round"), drafts=False)
     context["stage"], context["placings"] = results(event, context["table"])
     context["lists_shown"] = any(p.text for p in context["placings"])
     return render(request, "events/public.html", context)
@@ -567,7 +581,8 @@ def _my_player(request: AuthedRequest, token: str) -> tuple[Event, Player]:
 
 
 def my_match(event: Event, player: Player) -> Match | None:
-    last = event.tournament_rounds.order_by("-number").first()
+    """The player's match of the newest published round (a draft is the organisers' alone)."""
+    last = event.tournament_rounds.published().order_by("-number").first()
     if last is None:
         return None
     return last.matches.filter(player_a=player).first() or last.matches.filter(player_b=player).first()

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from events import day, tools
 from events.models import DayChange, DeckCheck, Event, Match, Penalty, Player, Round
+from events.views.day import my_match
 from tests.conftest import logged_in
 from tests.events.test_tournament_day import make_event, play_round
 from tests.support.decklists import LEGAL_40
@@ -681,3 +682,57 @@ def test_the_organiser_fixes_a_paired_players_list_and_it_is_recorded(alice, bob
         assert organiser.patch(url, bad, content_type="application/json").status_code == 400, bad
     assert event.players.get(pk=mine.pk).submission.text == LEGAL_40  # nothing half-changed
     assert logged_in(bob).post(f"/events/{event.pk}/day/lists/", {"player": mine.pk, "text": "x"}).status_code == 404
+
+
+# --- held pairings -------------------------------------------------------------------------------------
+
+
+def test_held_pairings_are_a_draft_until_published(alice, bob, english) -> None:
+    event = make_event(alice, players=5, hold_pairings=True)
+    mine = event.players.order_by("pk").first()
+    mine.user = bob
+    mine.save()
+    organiser = logged_in(alice)
+    assert organiser.post(f"/events/{event.pk}/day/pair/").status_code == 302
+    draft = event.tournament_rounds.get()
+    assert draft.published_at is None
+    assert my_match(event, mine) is None
+    # Only the organisers see it: the day page and the printout say it is a draft …
+    page = _text(organiser.get(f"/events/{event.pk}/day/").content.decode())
+    assert "draft, not published" in page and "Publish round 1" in page
+    assert "draft, not published" in _text(organiser.get(f"/events/{event.pk}/pairings/").content.decode())
+    # … the player, the venue's page and its clock do not, and no report is taken.
+    player_page = _text(logged_in(bob).get(f"/e/{event.token}/").content.decode())
+    assert "Round 1 · table" not in player_page
+    public = _text(Client().get(f"/t/{event.public_token}/").content.decode())
+    assert "The first round is not paired yet." in public
+    assert "not paired yet" in Client().get(f"/t/{event.public_token}/clock/").content.decode()
+    seat = draft.matches.filter(player_b__isnull=False).first()
+    with pytest.raises(day.TournamentError, match="not published"):
+        day.report(seat, Player.objects.get(pk=seat.player_a_id), 2, 0, 0)
+    # Changed by hand while a draft, then published: the clock starts then.
+    day.clock(draft, day.PAUSE)
+    answer = organiser.post(f"/api/events/{event.pk}/rounds/1/publish/", content_type="application/json")
+    assert answer.status_code == 200 and answer.json()["published"] is True and answer.json()["paused"] is False
+    published = event.tournament_rounds.get()
+    assert published.published_at is not None and published.started == published.published_at
+    assert 49 * 60 < published.seconds_left() <= 50 * 60
+    again = organiser.post(f"/api/events/{event.pk}/rounds/1/publish/", content_type="application/json")
+    assert again.status_code == 400 and "published already" in again.content.decode()
+    assert "Round 1 · table" in _text(logged_in(bob).get(f"/e/{event.token}/").content.decode())
+    assert "The first round is not paired yet." not in _text(Client().get(f"/t/{event.public_token}/").content.decode())
+    assert DayChange.objects.filter(kind="publish", by=alice).exists()
+
+
+def test_without_holding_a_round_is_published_as_it_is_paired(alice) -> None:
+    event = make_event(alice, players=4)
+    assert day.pair_next_round(event).published_at is not None
+    event.hold_pairings = True
+    event.save()
+    for match in event.tournament_rounds.get().matches.all():
+        day.enter_result(match, 2, 0, 0)
+    held = day.pair_next_round(event)
+    assert held.published_at is None
+    # A draft's bye counts for nobody until the round is published.
+    table = {row.player: row.points for row in day.standings_of(event)}
+    assert sum(table.values()) == 2 * 3

@@ -124,6 +124,7 @@ ROUTES = [
     Route("post", "/events/{event}/day/rounds/1/deck-checks/", 302, (302,), (404,), {"tables": "1"}),
     Route("get", "/events/{event}/day/deck-checks/{check}/", 200, (302,), (404,)),
     Route("post", "/events/{event}/day/lists/", 400, (302,), (404,), {"player": "{player}", "text": ""}),
+    Route("post", "/events/{event}/day/rounds/1/publish/", 400, (302,), (404,)),  # published already
     Route("post", "/events/{event}/day/seating/", 302, (302,), (404,), {"player": "{player}", "fixed_table": "3"}),
     # a player's own part of the event link: alice sent no list, so she has none either
     Route("post", "/e/{token}/check-in/", 404, (302,), (404,)),
@@ -153,6 +154,7 @@ ROUTES = [
     Route("delete", "/api/events/{event}/rounds/1/tables/99/", 400, (401,), (404,)),
     Route("get", "/api/events/{event}/rounds/1/deck-checks/", 200, (401,), (404,)),
     Route("post", "/api/events/{event}/rounds/1/deck-checks/", 201, (401,), (404,), {"tables": 1}, json=True),
+    Route("post", "/api/events/{event}/rounds/1/publish/", 400, (401,), (404,), {}, json=True),
     Route("get", "/api/events/{event}/penalties/", 200, (401,), (404,)),
     Route("post", "/api/events/{event}/penalties/", 400, (401,), (404,), {"player": 0, "kind": "warning"}, json=True),
     Route("get", "/api/events/{event}/standings/", 200, (401,), (404,)),
