@@ -88,6 +88,7 @@ class EventInputSerializer(serializers.ModelSerializer):
             "checkin_open",
             "late_entry_losses",
             "hold_pairings",
+            "top_cut_reseed",
         ]
 
     def validate_deadline(self, value: datetime) -> datetime:
@@ -116,6 +117,9 @@ class EventOutputSerializer(serializers.Serializer):
         help_text="A late entry has a match loss for each round already paired"
     )
     hold_pairings = serializers.BooleanField(help_text="Rounds are paired as drafts and published by the organiser")
+    top_cut_reseed = serializers.BooleanField(
+        help_text="Later top-cut rounds re-seeded (best remaining seed against the lowest), not a fixed bracket"
+    )
     locked = serializers.BooleanField()
 
     @extend_schema_field(OpenApiTypes.INT)
@@ -249,7 +253,7 @@ class PlayerDetailView(APIView):
         if "checked_in" in payload.validated_data:
             player = day.set_checked_in(player, payload.validated_data["checked_in"])
         if "dropped" in payload.validated_data:
-            player = day.set_dropped(player, payload.validated_data["dropped"])
+            player = day.set_dropped(player, payload.validated_data["dropped"], by=request.user)
         if "list" in payload.validated_data:
             try:
                 player = tools.fix_list(event, player.pk, payload.validated_data["list"], request.user)

@@ -150,14 +150,20 @@ def set_checked_in(player: Player, checked_in: bool, *, by_player: bool = False)
 
 
 @transaction.atomic
-def set_dropped(player: Player, dropped: bool, *, by_player: bool = False) -> Player:
-    """Drop (or reinstate, for an organiser) a player between rounds; they keep their record."""
-    _locked(player.event)
+def set_dropped(player: Player, dropped: bool, *, by_player: bool = False, by: Any = None) -> Player:
+    """Drop (or reinstate, for an organiser) a player between rounds; they keep their record. An
+    organiser's drop is recorded in the day's log: it is also how a player who cannot stay is
+    left out of the top cut."""
+    event = _locked(player.event)
     current = Player.objects.select_for_update().get(pk=player.pk)
     if by_player and not dropped:
         raise TournamentError(_("Only the organiser can reinstate a player."))
+    changed = current.dropped != dropped
     current.dropped = dropped
     current.save(update_fields=["dropped"])
+    if changed and not by_player:
+        kind = "drop" if dropped else "reinstate"
+        DayChange.objects.create(event=event, kind=kind, players=[current.pk], by=acting(by))
     return current
 
 
@@ -591,7 +597,13 @@ def pair_top_cut(event: Event) -> Round:
         winners = [m.player_a_id if (m.a_wins or 0) > (m.b_wins or 0) else m.player_b_id for m in last]
         if any(w is None for w in winners) or any(m.a_wins == m.b_wins for m in last):
             raise TournamentError(_("A top-cut match needs a winner."))
-        pairs = [(winners[i], winners[i + 1]) for i in range(0, len(winners), 2)]  # type: ignore[misc]
+        if current.top_cut_reseed:
+            # Re-seeded: the best remaining seed (by the Swiss standings) against the lowest.
+            seed = {row.player: row.rank for row in standings_of(current)}
+            ranked = sorted((w for w in winners if w is not None), key=lambda p: seed.get(p, 0))
+            pairs = [(ranked[i], ranked[-1 - i]) for i in range(len(ranked) // 2)]
+        else:
+            pairs = [(winners[i], winners[i + 1]) for i in range(0, len(winners), 2)]  # type: ignore[misc]
     round_ = _new_round(current, TOP)
     _create_matches(round_, pairs)
     return round_

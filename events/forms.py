@@ -116,6 +116,7 @@ class TournamentSettingsForm(forms.ModelForm):
             "checkin_open",
             "late_entry_losses",
             "hold_pairings",
+            "top_cut_reseed",
         ]
         labels = {
             "best_of": _("Best of"),
@@ -128,6 +129,7 @@ class TournamentSettingsForm(forms.ModelForm):
             "checkin_open": _("Check-in is open"),
             "late_entry_losses": _("A late entry has a match loss for each round already paired"),
             "hold_pairings": _("Hold pairings: pair each round as a draft, check it, then publish it"),
+            "top_cut_reseed": _("Re-seed the top cut each round (else a fixed bracket)"),
         }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

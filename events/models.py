@@ -92,6 +92,9 @@ class Event(models.Model):
     # Rounds are paired as drafts only the organisers see, then published with one action (their
     # clock starts then); off, a round is published as it is paired.
     hold_pairings = models.BooleanField(default=False)
+    # Later top-cut rounds: the fixed bracket (False), or re-seeded, the best remaining seed
+    # against the lowest.
+    top_cut_reseed = models.BooleanField(default=False)
     # Decides the order of players equal on every tie-breaker; recorded so standings reproduce.
     standings_seed = models.PositiveIntegerField(default=new_seed)
     # The venue's public page (pairings and standings): its own token, apart from the list link.
@@ -373,6 +376,8 @@ DAY_CHANGES = {
     "deck_check": _("Round %(round)s: a deck check of %(players)s"),
     "list_fixed": _("The list of %(players)s fixed by the organiser"),
     "publish": _("Round %(round)s published"),
+    "drop": _("%(players)s dropped by the organiser"),
+    "reinstate": _("%(players)s reinstated by the organiser"),
 }
 
 

@@ -268,7 +268,7 @@ def player_action(request: AuthedRequest, event_id: int, player_id: int) -> Http
     if action in ("check_in", "check_out"):
         day.set_checked_in(player, action == "check_in")
     elif action in ("drop", "reinstate"):
-        day.set_dropped(player, action == "drop")
+        day.set_dropped(player, action == "drop", by=request.user)
     else:
         return _refused(request, event, _("Unknown action."))
     return _back(event)

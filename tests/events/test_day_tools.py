@@ -736,3 +736,51 @@ def test_without_holding_a_round_is_published_as_it_is_paired(alice) -> None:
     # A draft's bye counts for nobody until the round is published.
     table = {row.player: row.points for row in day.standings_of(event)}
     assert sum(table.values()) == 2 * 3
+
+
+# --- the top cut's options -------------------------------------------------------------------------------
+
+
+def _cut(event) -> list[list[frozenset[int]]]:
+    return [
+        [frozenset((m.player_a_id, m.player_b_id)) for m in r.matches.order_by("table")]
+        for r in event.tournament_rounds.filter(kind="top").order_by("number")
+    ]
+
+
+def test_the_top_cut_re_seeded_puts_the_best_seed_against_the_lowest(alice) -> None:
+    for reseed in (False, True):
+        event = make_event(alice, players=8, top_cut=8, top_cut_reseed=reseed)
+        for _ in range(3):
+            play_round(event)
+        seeds = [row.player for row in day.standings_of(event)]
+        quarters = day.pair_top_cut(event)
+        # Upsets: seeds 8 and 7 beat 1 and 2; 4 and 3 win.
+        winners = {seeds[7], seeds[6], seeds[3], seeds[2]}
+        for m in quarters.matches.all():
+            a_won = m.player_a_id in winners
+            day.enter_result(m, 2 if a_won else 0, 0 if a_won else 2, 0)
+        day.pair_top_cut(event)
+        semis = set(_cut(event)[1])
+        if reseed:  # 3 v 8, 4 v 7
+            assert semis == {frozenset((seeds[2], seeds[7])), frozenset((seeds[3], seeds[6]))}
+        else:  # the fixed bracket: (1 v 8 | 4 v 5) and (2 v 7 | 3 v 6)
+            assert semis == {frozenset((seeds[7], seeds[3])), frozenset((seeds[6], seeds[2]))}
+
+
+def test_a_player_dropped_by_the_organiser_leaves_the_cut_and_it_is_recorded(alice, english) -> None:
+    event = make_event(alice, players=6, top_cut=4)
+    for _ in range(3):
+        play_round(event)
+    seeds = [row.player for row in day.standings_of(event)]
+    cannot_stay = Player.objects.get(pk=seeds[0])
+    organiser = logged_in(alice)
+    url = f"/events/{event.pk}/day/players/{cannot_stay.pk}/"
+    assert organiser.post(url, {"action": "drop"}).status_code == 302
+    day.pair_top_cut(event)
+    cut = {p for pair in _cut(event)[0] for p in pair}
+    assert cut == set(seeds[1:5])  # the fifth takes the place
+    assert DayChange.objects.get(kind="drop").by == alice
+    assert f"{cannot_stay.name} dropped by the organiser" in _text(
+        organiser.get(f"/events/{event.pk}/day/").content.decode()
+    )
