@@ -7,7 +7,9 @@ Times the pure pairing (`tournament.pair_round`) for every round of events of 16
 2,048 players (random results, drops) and prints the slowest per size, each round's floats and
 squared score gaps, and the global optimum's where it can be computed (up to 512 players), then,
 in a throw-away database, runs an event of 512 and of 64 players through 9 rounds
-and counts the queries of the organiser's page, the venue's page and the standings API. Prints JSON.
+and counts the queries of the organiser's page, the venue's page and the standings API, and
+times the organiser's page, the venue's page and the printout of a 2,000-player event after five
+rounds (p50 and p99 of 30 requests; goal: 300 ms at p99). Prints JSON.
 """
 
 from __future__ import annotations
@@ -140,6 +142,55 @@ def queries(size: int) -> dict[str, int]:
     return out
 
 
+CHAMPIONSHIP = 2000
+CHAMPIONSHIP_ROUNDS = 5
+PAGE_GOAL_MS = 300.0
+PAGE_SAMPLES = 30
+
+
+def championship_pages(size: int = CHAMPIONSHIP, rounds: int = CHAMPIONSHIP_ROUNDS) -> dict[str, object]:
+    """The organiser's page, the venue's page and the printout of a round of `size` players
+    after `rounds` rounds (results written in bulk), each requested PAGE_SAMPLES times: p50 and
+    p99 in ms against the goal (300 ms at p99)."""
+    from events import day
+    from events.models import Event, Match, Player
+
+    organiser = get_user_model().objects.create_user(f"champion{size}", password="bench-password-long-1")
+    event = Event.objects.create(
+        organiser=organiser, name=f"championship {size}", deadline=timezone.now() + timedelta(days=1)
+    )
+    Player.objects.bulk_create(
+        [Player(event=event, name=f"選手{i:04d}", legal=True, checked_in=True) for i in range(size)]
+    )
+    rng = random.Random(size)
+    for number in range(1, rounds + 1):
+        matches = list(day.pair_next_round(event).matches.filter(player_b__isnull=False))
+        if number == rounds:
+            matches = matches[: len(matches) // 2]  # the newest round half played
+        for match in matches:
+            match.a_wins, match.b_wins, match.draws = rng.choice(((2, 0, 0), (2, 1, 0), (1, 2, 0), (0, 2, 0)))
+            match.decided_by = "organiser"
+        Match.objects.bulk_update(matches, ["a_wins", "b_wins", "draws", "decided_by"], batch_size=500)
+    client = Client()
+    client.force_login(organiser)
+    out: dict[str, object] = {"players": size, "rounds": rounds}
+    for name, url in (
+        ("organiser's page", f"/events/{event.pk}/day/"),
+        ("venue's page", f"/t/{event.public_token}/"),
+        ("pairings printout", f"/events/{event.pk}/pairings/"),
+    ):
+        client.get(url)  # warm
+        times = []
+        for _ in range(PAGE_SAMPLES):
+            start = time.perf_counter()
+            assert client.get(url).status_code == 200
+            times.append((time.perf_counter() - start) * 1000)
+        times.sort()
+        p99 = times[min(len(times) - 1, math.ceil(0.99 * len(times)) - 1)]
+        out[name] = {"p50_ms": round(times[len(times) // 2], 1), "p99_ms": round(p99, 1), "met": p99 <= PAGE_GOAL_MS}
+    return out
+
+
 def main() -> None:
     sizes = [championship(size) for size in SIZES]
     runner = get_runner(settings)(verbosity=0, interactive=False)
@@ -158,6 +209,7 @@ def main() -> None:
                     "pairing by size": sizes,
                     f"pages after {ROUNDS} rounds, 64 players": queries(64),
                     f"pages after {ROUNDS} rounds, {PLAYERS} players": queries(PLAYERS),
+                    f"pages at {CHAMPIONSHIP} players (goal: p99 at most {PAGE_GOAL_MS:.0f} ms)": championship_pages(),
                 },
                 indent=2,
             )

@@ -95,6 +95,7 @@ def sort_key(name: str) -> str:
     return " ".join(lazy_pinyin(to_simplified(name), errors="ignore"))
 
 
+@lru_cache(maxsize=65536)
 def person_key(name: str) -> str:
     """A person's name for an A–Z list: Chinese by its pinyin (陳大文 between Chan and Chou),
     any other letters as they are, case folded."""

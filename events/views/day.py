@@ -4,6 +4,7 @@ pairings, standings as CSV, and the venue's public page of pairings and standing
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,6 +12,7 @@ import segno
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Page, Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -108,9 +110,23 @@ def tiebreaker_order() -> str:
     return separator.join(f"{_(t.label)} ({t.abbr})" for t in TIEBREAKERS)
 
 
-def day_context(event: Event, number: str | None = None, *, drafts: bool = True) -> dict[str, Any]:
+# Rows a page of the day shows at a time (players, tables, standings): a championship's 2,000
+# players on one page cost seconds to draw and are no use on a phone.
+ROWS = 100
+
+
+def page_of(rows: Sequence[Any], pages: Mapping[str, str], param: str, size: int = ROWS) -> Page:
+    """One page of `rows` (`?<param>=n`, the first by default; garbage reads as the first)."""
+    return Paginator(rows, size).get_page(pages.get(param))
+
+
+def day_context(
+    event: Event, number: str | None = None, *, drafts: bool = True, pages: Mapping[str, str] | None = None
+) -> dict[str, Any]:
     """What the organiser's page and the venue's page show: rounds, names, standings (a draft
-    round only where `drafts`: the organisers')."""
+    round only where `drafts`: the organisers'), the round's tables and the standings a page at
+    a time (`pages`: the request's query)."""
+    pages = pages or {}
     names = _names(event)
     rounds = list(event.tournament_rounds.all() if drafts else event.tournament_rounds.published())
     # One round's tables at a time (`?round=`, the newest by default): a page of 9 rounds of 256
@@ -120,14 +136,19 @@ def day_context(event: Event, number: str | None = None, *, drafts: bool = True)
     if shown is not None:
         shown = _with_names(Round.objects.prefetch_related("matches__reports").get(pk=shown.pk), names)
     table = day.standings_of(event)
+    standings = page_of(table, pages, "standings")
+    # Each row of the page with its tie-breakers as whole percentages, in TIEBREAKERS' order.
+    standings.object_list = [
+        (row, names[row.player], [round(100 * t.value(row)) for t in TIEBREAKERS]) for row in standings.object_list
+    ]
     return {
         "event": event,
         "names": names,
         "rounds": rounds,
         "current": shown,
+        "tables": page_of(list(shown.matches.all()) if shown is not None else [], pages, "tables"),
         "newest": rounds[-1] if rounds else None,
-        # Each row with its tie-breakers as whole percentages, in TIEBREAKERS' order.
-        "standings": [(row, names[row.player], [round(100 * t.value(row)) for t in TIEBREAKERS]) for row in table],
+        "standings": standings,
         "tiebreakers": [(t.abbr, _(t.label)) for t in TIEBREAKERS],
         "tiebreaker_order": tiebreaker_order(),
         "table": table,
@@ -199,7 +220,7 @@ def change_lines(event: Event, names: dict[int, str], limit: int = 50) -> list[C
 @login_required
 def day_page(request: AuthedRequest, event_id: int) -> HttpResponse:
     event = _run(request, event_id)
-    context = day_context(event, request.GET.get("round"))
+    context = day_context(event, request.GET.get("round"), pages=request.GET)
     players = list(event.players.all())
     checked = tools.checked_rounds(event)
     for p in players:
@@ -212,6 +233,7 @@ def day_page(request: AuthedRequest, event_id: int) -> HttpResponse:
             "judge_form": JudgeForm(),
             "games_form": GamesForm(),
             "players": players,
+            "players_page": page_of(players, request.GET, "players"),
             "active": active,
             "is_organiser": event.organiser_id == request.user.pk,
             "open_round": day.open_round(event),
@@ -540,7 +562,7 @@ def pairings_print(request: AuthedRequest, event_id: int) -> HttpResponse:
     the wall (Chinese names by their pinyin), and a match slip per table; with a QR code of the
     venue's page."""
     event = _run(request, event_id)
-    context = day_context(event, request.GET.get("round"))
+    context = day_context(event, request.GET.get("round"), pages=request.GET)
     names = context["names"]
     current = context["current"]
     # (name, table, opponent): the opponent "" for the bye, None for a match loss with none.
@@ -553,7 +575,10 @@ def pairings_print(request: AuthedRequest, event_id: int) -> HttpResponse:
                 by_name.append((names[m.player_b_id], m.table, names[m.player_a_id]))
     context.update(
         {
-            "by_name": sorted(by_name, key=lambda row: (person_key(row[0]), row[0], row[1])),
+            # The wall's list a part at a time (`?names=`): 200 names a printed part.
+            "by_name": page_of(
+                sorted(by_name, key=lambda row: (person_key(row[0]), row[0], row[1])), request.GET, "names", 200
+            ),
             "qr": qr_svg(request.build_absolute_uri(reverse("events:public", args=[event.public_token]))),
         }
     )
@@ -563,7 +588,7 @@ def pairings_print(request: AuthedRequest, event_id: int) -> HttpResponse:
 def public_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The venue's page: the current round's pairings and the standings, for anyone with the link."""
     event = get_object_or_404(Event, public_token=token)
-    context = day_context(event, request.GET.get("round"), drafts=False)
+    context = day_context(event, request.GET.get("round"), drafts=False, pages=request.GET)
     context["stage"], context["placings"] = results(event, context["table"])
     context["lists_shown"] = any(p.text for p in context["placings"])
     return render(request, "events/public.html", context)

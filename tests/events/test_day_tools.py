@@ -784,3 +784,34 @@ def test_a_player_dropped_by_the_organiser_leaves_the_cut_and_it_is_recorded(ali
     assert f"{cannot_stay.name} dropped by the organiser" in _text(
         organiser.get(f"/events/{event.pk}/day/").content.decode()
     )
+
+
+# --- a championship's pages, a part at a time ---------------------------------------------------------
+
+
+def test_a_championship_day_shows_its_lists_a_page_at_a_time(alice, english) -> None:
+    event = make_event(alice, players=0)
+    Player.objects.bulk_create(
+        [Player(event=event, name=f"選手{i:03d}", legal=True, checked_in=True) for i in range(301)]
+    )
+    round_ = day.pair_next_round(event)
+    organiser = logged_in(alice)
+    url = f"/events/{event.pk}/day/"
+    page = organiser.get(url).content.decode()
+    players_table = page.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+    assert players_table.count("<tr") == 100 and "page 1 of 4" in page
+    # Every list keeps its own page; the others stay where they were.
+    later = organiser.get(f"{url}?players=4&tables=2&standings=3").content.decode()
+    assert later.split("<tbody>", 1)[1].split("</tbody>", 1)[0].count("<tr") == 1
+    assert "page 4 of 4" in later and "page 2 of 2" in later and "page 3 of 4" in later
+    assert 'href="?players=4&amp;tables=2&amp;standings=2"' in later
+    tables = re.findall(
+        r'<td class="num">(\d+)</td>', later.split('class="cards pairings"', 1)[1].split("</table>", 1)[0]
+    )
+    assert tables[0] == "101" and len(tables) == round_.matches.count() - 100
+    assert organiser.get(f"{url}?players=x&tables=-1&standings=99").status_code == 200  # read as a page there is
+    # 301 players: one list of suggestions for every player box, not a select of 301 each time.
+    assert page.count('list="event-players"') >= 4 and page.count('<datalist id="event-players">') == 1
+    assert '<select name="player_a">' not in page
+    printed = organiser.get(f"/events/{event.pk}/pairings/?names=2").content.decode()
+    assert "page 2 of 2" in printed
