@@ -234,9 +234,12 @@ def unseated(event: Event, round_: Round | None) -> list[Player]:
     """Players who may be paired but have no table in the round (their table was removed)."""
     if round_ is None or round_.kind != SWISS:
         return []
-    seated = {p for m in round_.matches.all() for p in (m.player_a_id, m.player_b_id) if p}
-    active = event.players.filter(checked_in=True, legal=True, dropped=False).order_by("name", "pk")
-    return [p for p in active if p.pk not in seated]
+    seated = set(round_.matches.values_list("player_a", flat=True))
+    seated |= set(round_.matches.filter(player_b__isnull=False).values_list("player_b", flat=True))
+    active = event.players.filter(checked_in=True, legal=True, dropped=False)
+    # Ids first: a championship's 2,000 players are not made into objects to find the few left.
+    missing = set(active.values_list("pk", flat=True)) - seated
+    return list(event.players.filter(pk__in=missing).order_by("name", "pk")) if missing else []
 
 
 # --- penalties ---------------------------------------------------------------------------------

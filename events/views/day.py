@@ -243,7 +243,7 @@ def day_page(request: AuthedRequest, event_id: int) -> HttpResponse:
             "public_url": request.build_absolute_uri(reverse("events:public", args=[event.public_token])),
             "swiss_rounds": day.planned_rounds(event),
             "unseated": tools.unseated(event, context["newest"]),
-            "penalty_form": PenaltyForm(players=players),
+            "penalty_form": PenaltyForm(),  # its player comes from the shared picker
             "penalties": event.penalties.select_related("player", "match", "by"),
             "changes": change_lines(event, context["names"]),
             "deck_checks": DeckCheck.objects.filter(round__event=event).select_related("round")[:50],
