@@ -9,6 +9,7 @@ pairing, the match's for results.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
 from functools import lru_cache
@@ -67,6 +68,21 @@ def events_run_by(user: Any) -> QuerySet[Event]:
 def acting(user: Any) -> Any:
     """The user to record as having made a change: None for nobody (a script, a test)."""
     return user if user is not None and user.is_authenticated else None
+
+
+def record(
+    event: Event,
+    by: Any,
+    kind: str,
+    *,
+    round_number: int | None = None,
+    table: int | None = None,
+    players: Iterable[int] = (),
+) -> DayChange:
+    """A change made by hand on the day, in the day's log with who made it."""
+    return DayChange.objects.create(
+        event=event, kind=kind, round_number=round_number, table=table, players=list(players), by=acting(by)
+    )
 
 
 def _locked(event: Event) -> Event:
@@ -131,7 +147,7 @@ def add_player(event: Event, name: str, text: str, by: Any = None) -> Player:
             Match(round_id=r, table=(last or 0) + 1, player_a=player, a_wins=0, b_wins=2, draws=0, decided_by=LOSS)
             for r, last in last_tables
         )
-        DayChange.objects.create(event=current, kind="late", players=[player.pk], by=acting(by))
+        record(current, by, "late", players=[player.pk])
     return player
 
 
@@ -164,7 +180,7 @@ def set_dropped(player: Player, dropped: bool, *, by_player: bool = False, by: A
     current.save(update_fields=["dropped"])
     if changed and not by_player:
         kind = "drop" if dropped else "reinstate"
-        DayChange.objects.create(event=event, kind=kind, players=[current.pk], by=acting(by))
+        record(event, by, kind, players=[current.pk])
     return current
 
 
@@ -419,10 +435,12 @@ PAUSE, RESUME, ADD, END = "pause", "resume", "add", "end"
 CLOCK_ACTIONS = (PAUSE, RESUME, ADD, END)
 
 
-def _clock_minutes(minutes: int) -> None:
+def within(bounds: list[Any], value: int) -> None:
+    """A number checked against a model field's bounds (events.models), refused as a
+    TournamentError with the validators' own messages."""
     try:
-        for validator in CLOCK_MINUTES:
-            validator(minutes)
+        for validator in bounds:
+            validator(value)
     except ValidationError as exc:
         raise TournamentError(" ".join(exc.messages)) from None
 
@@ -448,7 +466,7 @@ def clock(round_: Round, action: str, minutes: int = 0) -> Round:
         current.ends += now - current.paused_at
         current.paused_at = None
     elif action == ADD:
-        _clock_minutes(minutes)
+        within(CLOCK_MINUTES, minutes)
         current.ends += timedelta(minutes=minutes)
     elif action == END:
         current.ends, current.paused_at = now, None
@@ -753,11 +771,5 @@ def swap(event: Event, first: int, second: int, by: Any = None) -> Round:
         m.a_wins, m.b_wins, m.draws = (2, 0, 0) if bye else (None, None, None)
         m.decided_by = BYE_RESULT if bye else ""
         m.save(update_fields=["player_a_id", "player_b_id", "a_wins", "b_wins", "draws", "decided_by"])
-    DayChange.objects.create(
-        event=current,
-        kind="swap",
-        round_number=round_.number,
-        players=[first, second],
-        by=acting(by),
-    )
+    record(current, by, "swap", round_number=round_.number, players=[first, second])
     return round_

@@ -12,18 +12,16 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from decks.legality import check_list
-from events.day import TournamentError, _history, _locked, acting, list_verdict
+from events.day import TournamentError, _history, _locked, acting, list_verdict, record, within
 from events.models import (
     BYE,
     DECK_CHECK_TABLES,
@@ -31,7 +29,6 @@ from events.models import (
     ORGANISER,
     SWISS,
     TABLE_NUMBERS,
-    DayChange,
     DeckCheck,
     Event,
     Match,
@@ -46,25 +43,6 @@ from rules_check import DeckListError
 
 class RematchError(TournamentError):
     """Pairing these two by hand makes a rematch: asked about first (the message names them)."""
-
-
-def record(
-    event: Event,
-    by: Any,
-    kind: str,
-    *,
-    round_number: int | None = None,
-    table: int | None = None,
-    players: Iterable[int] = (),
-) -> DayChange:
-    return DayChange.objects.create(
-        event=event,
-        kind=kind,
-        round_number=round_number,
-        table=table,
-        players=list(players),
-        by=acting(by),
-    )
 
 
 def _newest(event: Event, number: int, *, swiss: bool = True) -> Round:
@@ -97,14 +75,6 @@ def _seats(matches: list[Match]) -> dict[int, Match]:
     return seats
 
 
-def _table_number(table: int) -> None:
-    try:
-        for validator in TABLE_NUMBERS:
-            validator(table)
-    except ValidationError as exc:
-        raise TournamentError(" ".join(exc.messages)) from None
-
-
 def _next_table(round_: Round) -> int:
     return (round_.matches.aggregate(top=Max("table"))["top"] or 0) + 1
 
@@ -115,7 +85,7 @@ def set_table(
 ) -> Match:
     """Seat two players at a table of the newest Swiss round by hand (`player_b` None: a bye). The
     table's present players, if any, are unseated; the two must not sit at another table."""
-    _table_number(table)
+    within(TABLE_NUMBERS, table)
     current = _locked(event)
     round_ = _newest(current, number)
     matches = list(round_.matches.select_for_update(of=("self",)))
@@ -290,11 +260,7 @@ def give_penalty(event: Event, player_id: int, kind: str, note: str, by: Any) ->
 def deck_check(event: Event, number: int, count: int, by: Any) -> DeckCheck:
     """Pick `count` tables of the newest round at random (a recorded seed) for a deck check:
     tables with two players first, a table of one only when there are not enough."""
-    try:
-        for validator in DECK_CHECK_TABLES:
-            validator(count)
-    except ValidationError as exc:
-        raise TournamentError(" ".join(exc.messages)) from None
+    within(DECK_CHECK_TABLES, count)
     current = _locked(event)
     round_ = _newest(current, number, swiss=False)
     matches = list(round_.matches.order_by("table"))
