@@ -151,6 +151,7 @@ def incomplete(request: HttpRequest) -> HttpResponse:
                     "fact": fact,
                     "applies": applies,
                     "missing": missing,
+                    "known": applies - missing,
                     "known_pct": round(100 * (applies - missing) / applies) if applies else None,
                 }
             )

@@ -132,8 +132,10 @@ def card_face(request: HtmxHttpRequest, code: str) -> HttpResponse:
         response = render(
             request,
             "catalog/face.svg",
-            {"card": card, "face": colours(card.kind, card.tier)},
+            {"card": card, "face": colours(card.kind, card.tier), "standalone": True},
             content_type="image/svg+xml",
         )
     response["Cache-Control"] = "public, max-age=86400"
+    # A picture with no script: its own rules (for the skill text's size) are its only style.
+    response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:"
     return response

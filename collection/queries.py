@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery, Sum, Value
+from django.db.models import Count, F, IntegerField, OuterRef, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
 from catalog.models import Card, CardQuerySet, CardSet
@@ -169,6 +169,20 @@ def spares(user: Any) -> list[Spare]:
 
 def wishlist(user: Any) -> QuerySet[WishlistEntry]:
     return WishlistEntry.objects.filter(user=user).select_related("card", "card__set").order_by("card__position")
+
+
+def short_of_built(user: Any) -> QuerySet[Card]:
+    """The cards that the user's built decks take more of than they own (owned or not), with
+    the counts of `with_counts`: what marking a deck built set aside without the copies."""
+    held = Card.objects.filter(pk__in=AllocatedCard.objects.filter(allocation__user=user).values("card"))
+    # in_built, owned and owned_foil are with_counts' annotations, which the type plugin cannot see
+    return with_counts(held, user).filter(in_built__gt=F("owned") + F("owned_foil"))  # type: ignore[misc]
+
+
+def short_copies(user: Any) -> int:
+    """How many copies the built decks take that the user does not own (one query)."""
+    lacking = short_of_built(user).values_list("in_built", "owned", "owned_foil")  # type: ignore[misc]
+    return sum(held - owned - foil for held, owned, foil in lacking)
 
 
 def totals(user: Any) -> dict[str, int]:

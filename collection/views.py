@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from catalog.filters import TIDY_DEFAULTS, CardFilter
@@ -54,8 +55,15 @@ def mine(request: AuthedRequest) -> HttpResponse:
     """The catalogue filtered to what I own, with the catalogue's own filters, and totals."""
     # A row shows the card's name, code, kind and rarity (counters.own_rows): only those are read,
     # with no join for the set; the rest of a card row was a tenth of the page's time.
-    rows = queries.owned_cards(request.user).only("code", "name", "kind", "tier", "stars")
-    card_filter = CardFilter(request.GET, queryset=queries.with_counts(rows, request.user))
+    # ?short=1: the cards built decks take more of than I own (owned or not).
+    short = request.GET.get("short") == "1"
+    if short:
+        rows = queries.short_of_built(request.user).only("code", "name", "kind", "tier", "stars")
+    else:
+        rows = queries.with_counts(
+            queries.owned_cards(request.user).only("code", "name", "kind", "tier", "stars"), request.user
+        )
+    card_filter = CardFilter(request.GET, queryset=rows)
     cards = card_filter.qs if card_filter.is_valid() else Card.objects.none()
     page = Paginator(cards, per_page(request)).get_page(request.GET.get("page"))
     context = {
@@ -63,6 +71,8 @@ def mine(request: AuthedRequest) -> HttpResponse:
         "page": page,
         "cards": page.object_list,
         "totals": queries.totals(request.user),
+        "short": short,
+        "short_copies": queries.short_copies(request.user),
         "rows": "collection/_rows.html",
     }
     template = "catalog/_card_results.html" if request.htmx else "collection/mine.html"
@@ -167,7 +177,11 @@ def undo(request: AuthedRequest, change_id: int) -> HttpResponse:
     asked = unless_confirmed(
         request,
         title=_("Undo this change?"),
-        message=_("%(code)s goes back from %(after)d to %(before)d copies (%(foil_after)d to %(foil_before)d foil).")
+        message=ngettext(
+            "%(code)s goes back from %(after)d to %(before)d copy (%(foil_after)d to %(foil_before)d foil).",
+            "%(code)s goes back from %(after)d to %(before)d copies (%(foil_after)d to %(foil_before)d foil).",
+            change.quantity_before,
+        )
         % {
             "code": change.card.code,
             "after": change.quantity_after,

@@ -5,13 +5,18 @@ from django.contrib.auth.signals import user_logged_in
 
 
 def _remember_contributor(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
-    """At log-in, a contributor's header starts counting their reviewed proposals (one query;
-    everyone else's pages never ask)."""
-    from contributions.context import CONTRIBUTOR
+    """At log-in, a contributor's header starts counting their reviewed proposals, and a
+    curator's links to the review queue (a query each at log-in; no page asks again)."""
+    from catalog import facts
+    from contributions.context import CONTRIBUTOR, CURATOR
     from contributions.models import Proposal
 
-    if request is not None and hasattr(request, "session") and Proposal.objects.of(user).exists():
+    if request is None or not hasattr(request, "session"):
+        return
+    if Proposal.objects.of(user).exists():
         request.session[CONTRIBUTOR] = True
+    if facts.is_curator(user):
+        request.session[CURATOR] = True
 
 
 class ContributionsConfig(AppConfig):

@@ -4,6 +4,7 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext
 
 from catalog import facts
 from catalog.models import Card
@@ -53,6 +54,16 @@ class ProposalForm(forms.Form):
 
     def proposed(self) -> dict[str, str]:
         return {name: self.cleaned_data[name] for name in self.fact_names if self.cleaned_data.get(name, "").strip()}
+
+    def photos_to_choose_again(self) -> str:
+        """The photos that came with a refused form, named: a browser never fills a file field
+        again, so the page says, at the top, which to choose again."""
+        if not self.is_bound or not self.errors:
+            return ""
+        sides = [
+            str(self.fields[side].label) for side in ("front", "back") if side in self.fields and self.files.get(side)
+        ]
+        return pgettext("between the items of a list", ", ").join(sides)
 
     def uploads(self) -> dict[str, Any]:
         return {side: self.cleaned_data[side] for side in ("front", "back") if self.cleaned_data.get(side)}

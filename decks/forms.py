@@ -100,7 +100,9 @@ def clean_tags(names: list[Any]) -> list[str]:
 
 
 class EntryForm(forms.Form):
-    action = forms.ChoiceField(choices=[(a, a) for a in ("inc", "dec", "set", "remove", "general", "no_general")])
+    action = forms.ChoiceField(
+        choices=[(a, a) for a in ("inc", "dec", "set", "playset", "remove", "general", "no_general")]
+    )
     card = forms.CharField(max_length=60, required=False)
     count = forms.IntegerField(min_value=0, max_value=999, required=False)
     section = forms.ChoiceField(choices=[("main", "main"), ("reinforcements", "reinforcements")], required=False)
@@ -126,6 +128,17 @@ class ImportDeckForm(forms.Form):
         if not (data.get("file") or (data.get("text") or "").strip()):
             raise forms.ValidationError(_("Paste a deck list or a deck code, or choose a file."))
         return data
+
+
+class PasteForm(forms.Form):
+    """The builder's pasted list: its cards are added to the deck (the import page's reader)."""
+
+    text = forms.CharField(
+        label=_("Paste a deck list"),
+        max_length=MAX_BYTES,
+        strip=False,
+        widget=forms.Textarea(attrs={"class": "decklist", "spellcheck": "false", "rows": 4}),
+    )
 
 
 class MultipleFileInput(forms.ClearableFileInput):

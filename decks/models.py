@@ -193,6 +193,7 @@ VERSION_NOTES: dict[str, Any] = {
     "settings": gettext_lazy("settings"),
     "imported": gettext_lazy("imported"),
     "cloned": gettext_lazy("cloned"),
+    "pasted": gettext_lazy("list pasted"),
     "builder": gettext_lazy("builder"),
     "api": gettext_lazy("API"),
 }

@@ -258,6 +258,23 @@ def change_entry(deck: Deck, code: str, *, delta: int = 0, count: int | None = N
     return update_deck(deck, change, autosave=True)
 
 
+def add_cards(deck: Deck, added: DeckData) -> tuple[Deck, int]:
+    """The builder's pasted list: its cards join the deck (counts add up, to the most a line
+    may hold; its general only if the deck has none), saved as a version of its own. Returns the
+    deck and the number of the version to restore to undo it (the deck as it was before)."""
+    with transaction.atomic():
+        current = _locked(deck)
+        keep_current_version(current)
+        before = current.versions.values_list("number", flat=True).first() or 0
+        data = snapshot_of(current)
+        for mine, theirs in ((data.main, added.main), (data.reinforcements, added.reinforcements)):
+            for code, count in theirs.items():
+                mine[code] = min(mine.get(code, 0) + count, MAX_ENTRY_COUNT)
+        if added.general and not data.general:
+            data.general = added.general
+        return save_deck(current, data, note="pasted"), before
+
+
 def set_general(deck: Deck, code: str | None) -> Deck:
     def change(_deck: Deck, data: DeckData) -> None:
         data.general = code

@@ -20,6 +20,7 @@ urlpatterns = [
     path("decks/<int:deck_id>/", deck_views.detail, name="detail"),
     path("decks/<int:deck_id>/build/", deck_views.build, name="build"),
     path("decks/<int:deck_id>/change/", deck_views.change, name="change"),
+    path("decks/<int:deck_id>/paste/", deck_views.paste, name="paste"),
     path("decks/<int:deck_id>/delete/", deck_views.delete, name="delete"),
     path("decks/<int:deck_id>/clone/", deck_views.clone, name="clone"),
     path("decks/<int:deck_id>/history/", deck_views.history, name="history"),

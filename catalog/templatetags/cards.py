@@ -14,6 +14,7 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
 from catalog import cache_version, facts, images, textkeys, vocab
 from webutil import rows
@@ -77,6 +78,13 @@ def label(slug: str | None) -> str:
     if wants_english():
         return vocab.ENGLISH.get(slug, slug)
     return script(_LABELS.get(slug, slug))
+
+
+@register.filter
+def tier_label(slug: str | None) -> str:
+    """A rarity tier as the reader should see it; a card whose tier is not known counts under
+    "unknown" (the completion page's last row)."""
+    return _("rarity unknown") if not slug or slug == "unknown" else label(slug)
 
 
 @register.filter

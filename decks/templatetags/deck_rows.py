@@ -11,6 +11,8 @@ from django.utils.safestring import SafeString
 from django.utils.translation import pgettext
 
 from catalog.templatetags.cards import face_values
+from decks.models import MAX_ENTRY_COUNT
+from rules_check import DEFAULT_FORMAT, FORMATS
 from webutil import rows
 
 register = template.Library()
@@ -25,7 +27,10 @@ def search_results(context: Any, cards: Any, change: str) -> SafeString:
         owned = int(getattr(card, "owned", 0) or 0)
         foils = int(getattr(card, "owned_foil", 0) or 0)
         found.append({"card": card, "face": face_values(request, card), "owned": owned + foils if owned else 0})
-    values = {"results": found, "change": change, "csrf_token": rows.csrf_token(context)}
+    deck = context.get("deck")
+    chosen = FORMATS.get(deck.format) if deck is not None else None
+    playset = (chosen or FORMATS[DEFAULT_FORMAT]).copy_limit  # the ×3 button's figure
+    values = {"results": found, "change": change, "csrf_token": rows.csrf_token(context), "playset": playset}
     return rows.render("decks/search_results.html", values)
 
 
@@ -50,6 +55,7 @@ def deck_lines(
         "with_collection": with_collection,
         "change": change,
         "csrf_token": rows.csrf_token(context),
+        "max_count": MAX_ENTRY_COUNT,
         "words": {
             "cost": pgettext("a deck line's figure", "cost"),
             "owned": pgettext("a deck line's figure", "owned"),

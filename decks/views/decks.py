@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from catalog.filters import CardFilter
@@ -30,13 +31,15 @@ from decks.batch import MAX_ZIP_BYTES
 from decks.data import DeckData
 from decks.filters import NarrowSorted
 from decks.filters import deck_filter as deck_filter_for
-from decks.forms import ArchiveUploadForm, DeckSettingsForm, EntryForm, ImportDeckForm, format_choices
+from decks.forms import ArchiveUploadForm, DeckSettingsForm, EntryForm, ImportDeckForm, PasteForm, format_choices
 from decks.legality import check_deck_snapshot
 from decks.models import MAIN, REINFORCEMENTS, Deck, DeckTag, DeckVersion
 from decks.sheets import sheet_for_snapshot
 from decks.shopping import as_csv, as_text, shopping_list
 from decks.stats import curve_svg, deck_view
 from drawing import TURNS, sample_hand
+from rules_check import FORMATS
+from rules_check.formats import playset_size
 from rules_check.model import REINFORCEMENT
 from webutil.confirm import unless_confirmed
 from webutil.numbers import whole_number
@@ -46,6 +49,7 @@ from webutil.requests import AuthedRequest, HtmxHttpRequest
 from webutil.throttling import hit, minutes
 
 _IMPORT_NOTES = "deck_import_notes"
+_PASTED = "deck_pasted"  # what a list pasted without JavaScript added, shown once with its undo
 
 
 def _own_deck(request: HtmxHttpRequest, deck_id: int) -> Deck:
@@ -70,6 +74,8 @@ def _deck_context(request: HtmxHttpRequest, deck: Deck) -> dict[str, Any]:
         "curve": curve_svg(view.curve),
         "deck_code": deckcode.encode(data.format, data.general, data.main, data.reinforcements),
         "is_owner": request.user.is_authenticated and deck.owner_id == request.user.pk,
+        # read only when the builder's cached list of generals is drawn again
+        "generals": Card.objects.generals_for_choice(),
     }
 
 
@@ -113,12 +119,40 @@ def detail(request: HtmxHttpRequest, deck_id: int) -> HttpResponse:
     return render(request, "decks/detail.html", context)
 
 
+def _unless_built_is_understood(request: AuthedRequest, deck: Deck, given: dict[str, Any]) -> HttpResponse | None:
+    """Marking a deck built sets its copies aside in the collection: when the owner lacks some,
+    say how many before it happens (they then show as over-committed elsewhere)."""
+    if not given.get("built") or deck.built:
+        return None
+    view = deck_view(deck, request.user)
+    lacking = view.needed_total - view.available_total
+    if lacking <= 0:
+        return None
+    return unless_confirmed(
+        request,
+        title=_("Mark “%(name)s” built?") % {"name": deck.name},
+        message=ngettext(
+            "Built, its %(needed)d cards are set aside in your collection, and you lack %(lacking)d copy of "
+            "them: your collection and other decks will count it as over-committed until you add it.",
+            "Built, its %(needed)d cards are set aside in your collection, and you lack %(lacking)d copies of "
+            "them: your collection and other decks will count them as over-committed until you add them.",
+            lacking,
+        )
+        % {"needed": view.needed_total, "lacking": lacking},
+        button=_("Mark it built"),
+        back=reverse("decks:build", args=[deck.pk]),
+    )
+
+
 @login_required
 def build(request: AuthedRequest, deck_id: int) -> HttpResponse:
     deck = _own_deck(request, deck_id)
     if request.method == "POST":
         form = DeckSettingsForm(request.POST)
         if form.is_valid():
+            asked = _unless_built_is_understood(request, deck, form.cleaned_data)
+            if asked:
+                return asked
             services.apply_settings(deck, form.cleaned_data, note="settings")
             messages.success(request, _("Saved."))
             return redirect("decks:build", deck.pk)
@@ -145,8 +179,8 @@ def build(request: AuthedRequest, deck_id: int) -> HttpResponse:
             "form": form,
             "filter": card_filter,
             "results": results,
-            "generals": Card.objects.generals_for_choice(),
             "import_notes": request.session.pop(f"{_IMPORT_NOTES}:{deck.pk}", None),
+            "pasted": request.session.pop(f"{_PASTED}:{deck.pk}", None),
         }
     )
     return render(request, "decks/build.html", context, status=400 if request.method == "POST" else 200)
@@ -155,7 +189,8 @@ def build(request: AuthedRequest, deck_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def change(request: AuthedRequest, deck_id: int) -> HttpResponse:
-    """The builder's one write: +1, −1, set, remove, choose or drop the general."""
+    """The builder's one write: +1, −1, a typed count, a full playset, remove, choose or drop
+    the general."""
     deck = _own_deck(request, deck_id)
     form = EntryForm(request.POST)
     if not form.is_valid():
@@ -172,11 +207,40 @@ def change(request: AuthedRequest, deck_id: int) -> HttpResponse:
             deck = services.set_general(deck, facts.code)
         elif action == "set":
             deck = services.change_entry(deck, facts.code, count=form.cleaned_data["count"] or 0, section=section)
+        elif action == "playset":  # as many as the deck's format allows of it, in one tap
+            limit = FORMATS[deck.format].limit_for([facts]) if deck.format in FORMATS else playset_size(facts.kind)
+            deck = services.change_entry(deck, facts.code, count=limit, section=section)
         else:
             delta = {"inc": 1, "dec": -1, "remove": -10_000}[action]
             deck = services.change_entry(deck, facts.code, delta=delta, section=section)
     if request.htmx:
         return render(request, "decks/_deck_panel.html", _deck_context(request, deck))
+    return redirect("decks:build", deck.pk)
+
+
+@login_required
+@require_POST
+def paste(request: AuthedRequest, deck_id: int) -> HttpResponse:
+    """A pasted list joins the deck (the import page's reader); what could not be read is said,
+    and one button puts the deck back as it was."""
+    deck = _own_deck(request, deck_id)
+    form = PasteForm(request.POST)
+    if not form.is_valid():
+        return _builder_error(request, deck, " ".join(str(e) for errors in form.errors.values() for e in errors))
+    try:
+        added, notes = intake.read_text(form.cleaned_data["text"], format_name=deck.format, lenient=True)
+    except intake.DeckInputError as exc:
+        return _builder_error(request, deck, str(exc))
+    count = sum(added.main.values()) + sum(added.reinforcements.values())
+    if not count and not added.general:
+        return _builder_error(request, deck, _("No card of the list could be read."))
+    deck, before = services.add_cards(deck, added)
+    context = _deck_context(request, deck) | {
+        "pasted": {"count": count, "undo": before, "notes": [n.as_dict() for n in notes]}
+    }
+    if request.htmx:
+        return render(request, "decks/_deck_panel.html", context)
+    request.session[f"{_PASTED}:{deck.pk}"] = context["pasted"]
     return redirect("decks:build", deck.pk)
 
 
@@ -271,7 +335,8 @@ def restore(request: AuthedRequest, deck_id: int, number: int) -> HttpResponse:
         return asked
     services.restore(deck, version)
     messages.success(request, _("Version %(n)d restored.") % {"n": number})
-    return redirect("decks:detail", deck.pk)
+    # The builder's undo of a pasted list comes back to the builder.
+    return redirect("decks:build" if request.POST.get("to") == "build" else "decks:detail", deck.pk)
 
 
 def export_text(request: HtmxHttpRequest, deck_id: int) -> HttpResponse:

@@ -520,3 +520,28 @@ def test_what_a_curator_may_do(
     target = url.format(proposal=proposal.pk, change=change.pk)
     response = getattr(curator_client, method)(target, data) if method == "post" else curator_client.get(target)
     assert response.status_code == expected
+
+
+def test_a_curator_who_is_not_staff_finds_the_review_queue_in_the_header(alice, bob) -> None:
+    make_curator(bob)
+    assert not bob.is_staff
+    propose(alice)
+    curator, author = Client(), Client()
+    curator.force_login(bob)
+    author.force_login(alice)
+    header = curator.get("/cards/").content.decode()
+    assert 'href="/review/"' in header and "1 件待審" in header
+    assert 'href="/review/"' not in author.get("/cards/").content.decode()
+    assert curator.get("/review/").status_code == 200
+
+
+def test_a_refused_value_says_at_the_top_that_the_photo_must_be_chosen_again(alice_client: Client, english) -> None:
+    photo = SimpleUploadedFile("front.png", picture_bytes("PNG", (30, 40)), "image/png")
+    response = alice_client.post(PROPOSE_URL, {"cost": "many", "note": "my copy", "front": photo})
+    assert response.status_code == 400 and Proposal.objects.count() == 0
+    html = response.content.decode()
+    summary = html[html.index('class="error-box"') : html.index("</div>", html.index('class="error-box"'))]
+    assert 'href="#id_cost"' in summary
+    assert "choose it again (Photo of the front)" in summary
+    plain = alice_client.post(PROPOSE_URL, {"cost": "many", "note": "my copy"}).content.decode()
+    assert "choose it again" not in plain

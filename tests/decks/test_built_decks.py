@@ -79,6 +79,7 @@ def test_over_commitment_shows_on_the_collection_card_page_and_each_deck(alice_c
 
 
 def test_built_and_tags_through_the_builder_settings_form(alice_client: Client, alice) -> None:
+    own(alice, YXJQ_003=3, WJ_001=1)
     deck = make_deck(alice, main={"YXJQ-003": 3})
     form = {"name": deck.name, "format": "standard", "description": "", "built": "on", "tags": "比賽, testing，比賽"}
     assert alice_client.post(f"/decks/{deck.pk}/build/", form).status_code == 302
@@ -231,3 +232,31 @@ def test_buildable_decks_sorted_by_what_i_own_come_newest_first(alice_client: Cl
     page = alice_client.get(f"/decks/?buildable=1&sort={sort}").content.decode()
     assert page.index("新的") < page.index("舊的") and "缺的" not in page
     assert '<span class="own-share complete"' in page
+
+
+def test_marking_a_deck_built_without_its_copies_says_so_first(alice_client: Client, alice, english) -> None:
+    own(alice, YXJQ_003=1)
+    deck = make_deck(alice, main={"YXJQ-003": 3, "YXJQ-004": 2}, general=None)
+    form = {"name": deck.name, "format": "standard", "description": "", "built": "on", "tags": ""}
+    asked = alice_client.post(f"/decks/{deck.pk}/build/", form)
+    assert asked.status_code == 200
+    assert "its 5 cards are set aside in your collection, and you lack 4 copies of them" in asked.content.decode()
+    deck.refresh_from_db()
+    assert not deck.built
+    assert alice_client.post(f"/decks/{deck.pk}/build/", form | {"confirm": "yes"}).status_code == 302
+    deck.refresh_from_db()
+    assert deck.built
+    # The collection says what built decks take that is not owned, and lists those cards.
+    mine = alice_client.get("/collection/").content.decode()
+    assert "Your built decks take 4 copies you do not own." in mine
+    short = alice_client.get("/collection/?short=1").content.decode()
+    assert "YXJQ-004" in short and "YXJQ-003" in short
+    assert "YXJQ-004" not in mine.split('id="short-of-built"')[0]
+
+
+def test_a_deck_whose_copies_are_all_owned_is_marked_built_at_once(alice_client: Client, alice) -> None:
+    own(alice, YXJQ_003=3)
+    deck = make_deck(alice, main={"YXJQ-003": 3}, general=None)
+    form = {"name": deck.name, "format": "standard", "description": "", "built": "on", "tags": ""}
+    assert alice_client.post(f"/decks/{deck.pk}/build/", form).status_code == 302
+    assert "you do not own" not in alice_client.get("/collection/").content.decode()

@@ -59,6 +59,60 @@ def test_the_builder_works_without_javascript(alice_client: Client, alice) -> No
     assert snapshot_of(deck).main == {"YXJQ-004": 2}
 
 
+def test_a_full_playset_in_one_tap_and_a_count_typed_in(alice_client: Client, alice) -> None:
+    deck = make_deck(alice, main={"YXJQ-003": 1}, general=None)
+    html = alice_client.get(f"/decks/{deck.pk}/build/?q=新兵").content.decode()
+    assert 'name="action" value="playset"' in html and ">×3</button>" in html
+    panel = change(alice_client, deck, action="playset", card="YXJQ-003")
+    change(alice_client, deck, action="playset", card="羽林內醫")
+    assert snapshot_of(deck).main == {"YXJQ-003": 3, "YXJQ-004": 3}
+    # Each line's count is a field of its own form (Enter or leaving it sends action=set).
+    line = re.search(r'<li class="[^"]*" data-code="YXJQ-003">.*?</li>', panel.content.decode(), re.S)
+    assert line is not None
+    count_form = re.search(r'<form[^>]*hx-trigger="change, submit"[^>]*>(.*?)</form>', line.group(0), re.S)
+    assert count_form is not None
+    assert 'name="action" value="set"' in count_form.group(1) and 'name="count" value="3"' in count_form.group(1)
+    assert 'form="step-main-' in line.group(0)  # − and + belong to the other form
+    change(alice_client, deck, action="set", card="YXJQ-003", count="2")
+    assert snapshot_of(deck).main == {"YXJQ-003": 2, "YXJQ-004": 3}
+
+
+def test_a_pasted_list_joins_the_deck_and_one_tap_undoes_it(alice_client: Client, alice, english) -> None:
+    deck = make_deck(alice, main={"YXJQ-003": 1}, general=None)
+    pasted = alice_client.post(
+        f"/decks/{deck.pk}/paste/", {"text": "武將: 劉備\n2 新兵\n3 羽林內醫\n2 不存在的牌\n"}, HTTP_HX_REQUEST="true"
+    )
+    html = pasted.content.decode()
+    assert pasted.status_code == 200 and "<html" not in html
+    assert "5 cards of the list were added." in html and "不存在的牌" in html
+    deck.refresh_from_db()
+    data = snapshot_of(deck)
+    assert data.main == {"YXJQ-003": 3, "YXJQ-004": 3} and data.general == "WJ-001"
+    undo = re.search(r'action="(/decks/\d+/history/(\d+)/restore/)"', html)
+    assert undo is not None
+    back = alice_client.post(undo.group(1), {"confirm": "yes", "to": "build"})
+    assert back.status_code == 302 and back["Location"] == f"/decks/{deck.pk}/build/"
+    deck.refresh_from_db()
+    data = snapshot_of(deck)
+    assert data.main == {"YXJQ-003": 1} and data.general is None
+    # Without JavaScript: the builder shows the same, once.
+    plain = alice_client.post(f"/decks/{deck.pk}/paste/", {"text": "1 新兵"})
+    assert plain.status_code == 302
+    page = alice_client.get(plain["Location"]).content.decode()
+    assert "1 card of the list was added." in page and "Undo the paste" in page
+    assert "Undo the paste" not in alice_client.get(plain["Location"]).content.decode()
+    nothing = alice_client.post(f"/decks/{deck.pk}/paste/", {"text": "2 不存在的牌"}, HTTP_HX_REQUEST="true")
+    assert nothing.status_code == 400 and "No card of the list could be read." in nothing.content.decode()
+    assert snapshot_of(deck).main == {"YXJQ-003": 2}
+
+
+def test_the_general_list_shows_the_general_a_search_result_chose(alice_client: Client, alice) -> None:
+    deck = make_deck(alice, main={"YXJQ-003": 1}, general=None)
+    panel = change(alice_client, deck, action="general", card="WJ-001").content.decode()
+    chosen = re.search(r'<option value="([^"]+)" selected>', panel)
+    assert chosen is not None and chosen.group(1) == "WJ-001"
+
+
 def test_illegal_counts_are_stored_as_given_and_the_verdict_says_why(alice_client: Client, alice) -> None:
     deck = make_deck(alice, main=LEGAL_MAIN | {"YXJQ-003": 5, "YJ-001": 1})
     assert snapshot_of(deck).main["YXJQ-003"] == 5
@@ -129,6 +183,7 @@ def test_the_builder_update_costs_the_same_queries_whatever_the_deck_size(alice_
     small = make_deck(alice, main={"YXJQ-003": 1})
     big = make_deck(alice, main=LEGAL_MAIN | {f"五道·{n:03d}": 2 for n in range(1, 40)})
     counts = []
+    change(alice_client, small, action="inc", card="YXJQ-017")  # the generals' cached list drawn once
     for deck in (small, big):
         with CaptureQueriesContext(connection) as ctx:
             assert change(alice_client, deck, action="inc", card="YXJQ-018").status_code == 200

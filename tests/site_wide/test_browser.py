@@ -191,6 +191,47 @@ def test_build_a_deck_until_legal_export_it_and_check_it(site: str, browser) -> 
     context.close()
 
 
+def test_a_forty_card_deck_on_a_phone_in_fewer_than_twenty_taps(site: str, browser) -> None:
+    """A full playset is one tap (×3) and the general one search and one tap: counted here, a
+    typed search as one tap, pasting not used."""
+    context, page = log_in(browser, site, "quick", PHONE)
+    taps = 0
+
+    def tap(selector: str) -> None:
+        nonlocal taps
+        taps += 1
+        before = page.locator("#verdict").inner_text() if page.locator("#verdict").count() else ""
+        page.click(selector)
+        if before:
+            expect(page.locator("#verdict")).not_to_have_text(before)
+
+    page.goto(f"{site}/decks/mine/")
+    taps += 1
+    page.click("text=新牌庫")
+    page.wait_for_url("**/build/")
+    taps += 1  # the typed search
+    page.fill("#builder-search #id_q", "liubei")
+    page.wait_for_selector('#search-results button[value="general"]')
+    tap('#search-results button[value="general"]')
+    expect(page.locator(".general-select select")).to_have_value("WJ-001")  # the list follows the choice
+    page.fill("#builder-search #id_q", "")
+    page.wait_for_selector("#search-results li:nth-child(14) button[value=playset]")
+    for n in range(1, 14):
+        tap(f"#search-results li:nth-child({n}) button[value=playset]")
+    tap("#search-results li:nth-child(14) button[value=inc]")
+    page.wait_for_selector('#verdict[data-legal="true"]')
+    assert taps < 20, taps
+    # A count typed in a line is sent as it is; − and + still step it.
+    first = page.locator(".deck-lines input.n").first
+    first.fill("2")
+    first.press("Enter")
+    page.wait_for_selector('#verdict[data-legal="false"]')
+    page.locator(".deck-lines li").first.locator("button[value=inc]").click()
+    page.wait_for_selector('#verdict[data-legal="true"]')
+    page.screenshot(path=str(ARTIFACTS / "phone-builder-40.png"), full_page=False)
+    context.close()
+
+
 def log_in(browser, site: str, username: str, viewport: dict[str, int] = DESKTOP):
     from django.contrib.auth import get_user_model
 
@@ -506,3 +547,16 @@ def test_a_cards_face_shows_on_hover_and_on_the_first_tap(site: str, browser) ->
     page.locator(".face-preview-actions a").tap()
     page.wait_for_url("**/cards/YXJQ-003/")
     phone.close()
+
+
+def test_the_longest_skill_text_fits_its_face_as_a_picture(site: str, page) -> None:
+    """The face a phone shows at the first tap is the face.svg file: its skill text is whole."""
+    from catalog.models import Card
+
+    longest = max(Card.objects.exclude(text=""), key=lambda card: len(card.text or ""))
+    for code in (longest.code, "YXJQ-001"):
+        page.goto(f"{site}/cards/{code}/face.svg?lang=zh-hant")
+        height, room = page.evaluate(
+            "(() => { const t = document.querySelector('.face-text'); return [t.scrollHeight, t.clientHeight]; })()"
+        )
+        assert 0 < height <= room, (code, height, room)

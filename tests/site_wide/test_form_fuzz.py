@@ -58,6 +58,7 @@ FORMS: dict[str, list[str]] = {
     "/decks/import/": ["text", "name", "format"],
     "/decks/{deck}/build/": ["name", "format", "description", "public"],
     "/decks/{deck}/change/": ["action", "card", "count", "section"],
+    "/decks/{deck}/paste/": ["text"],
     "/collection/cards/YXJQ-003/": ["action", "quantity", "foil_quantity", "next", "compact"],
     "/collection/wanted/YXJQ-003/": ["wanted"],
     "/collection/import/": ["confirm", "mode"],

@@ -17,7 +17,7 @@ from django.utils import timezone
 from events.models import Event, Submission
 from tests.support.collection_helpers import own
 from tests.support.deck_helpers import make_deck
-from tests.support.language_check import unmarked_chinese
+from tests.support.language_check import interface_text, unmarked_chinese
 from tests.support.pages import PRIVATE, PUBLIC, contributions, paired_round
 
 pytestmark = pytest.mark.django_db
@@ -75,3 +75,68 @@ def test_every_message_is_translated_with_its_placeholders(language: str) -> Non
         wanted = sorted(PLACEHOLDER.findall(entry.msgid))
         mismatched += [entry.msgid for target in targets if sorted(PLACEHOLDER.findall(target)) != wanted]
     assert mismatched == []
+
+
+TERMS = LOCALE / "terms.tsv"
+COLUMNS = ("term", "en", "zh_Hant", "zh_Hans", "wrong_en", "wrong_zh_Hant", "wrong_zh_Hans")
+
+
+def _terms() -> list[dict[str, str]]:
+    rows = []
+    for line in TERMS.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            cells = line.split("\t")
+            assert len(cells) == len(COLUMNS), line
+            rows.append(dict(zip(COLUMNS, cells, strict=True)))
+    return rows
+
+
+def _wrong(language: str) -> list[str]:
+    return [word for row in _terms() for word in row[f"wrong_{language}"].split("、") if word]
+
+
+def _texts(catalogue: polib.POFile, *, source: bool) -> list[str]:
+    texts = []
+    for entry in catalogue:
+        if not entry.obsolete:
+            texts += [entry.msgid, entry.msgid_plural] if source else [entry.msgstr, *entry.msgstr_plural.values()]
+    return [t for t in texts if t]
+
+
+@pytest.mark.parametrize("language", ["en", "zh_Hant", "zh_Hans"])
+def test_the_catalogues_use_the_reviewed_words_of_each_language(language: str) -> None:
+    """locale/terms.tsv: no wrong word in a language's messages (English: the source strings),
+    and each term's own word is there."""
+    catalogue = polib.pofile(str(LOCALE / ("zh_Hant" if language == "en" else language) / "LC_MESSAGES" / "django.po"))
+    texts = _texts(catalogue, source=language == "en")
+    wrong = [(word, text) for word in _wrong(language) for text in texts if word in text]
+    assert wrong == []
+    written = "\n".join(texts)
+    missing = [row["term"] for row in _terms() if row[language].split("…")[0].strip() not in written]
+    assert missing == []
+
+
+def test_the_glossary_catches_a_wrong_word() -> None:
+    assert "权杖" in _wrong("zh_Hans") and "默認" in _wrong("zh_Hant") and "Sign in" in _wrong("en")
+
+
+# A count meeting a noun in English goes through ngettext: "1 foils" is the fault it catches.
+ONE_PLURAL = re.compile(
+    r"(?<![\d.,])\b1 (?!(?:class|series|status|plus|bonus|less|this|is|was|has|as|its|his|us|always)\b)([a-z]+s)\b"
+)
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hant", "zh-hans"])
+def test_pages_use_the_reviewed_words_and_english_plurals(alice, places, language: str) -> None:
+    client = Client()
+    client.post("/i18n/setlang/", {"language": language, "next": "/"})
+    client.force_login(alice)
+    wrong = _wrong({"en": "en", "zh-hant": "zh_Hant", "zh-hans": "zh_Hans"}[language])
+    faults = []
+    for path in [*PUBLIC, *PRIVATE]:
+        url = path.format(**places)
+        text = interface_text(client.get(url).content.decode())
+        faults += [f"{url}: {word}" for word in wrong if word in text]
+        if language == "en":
+            faults += [f"{url}: 1 {m.group(1)}" for m in ONE_PLURAL.finditer(text)]
+    assert faults == []

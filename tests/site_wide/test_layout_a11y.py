@@ -1,11 +1,14 @@
 """Every page, in each of the three languages, at a 360 px phone and a 1280 px desktop:
 
 - nothing scrolls sideways (wide tables scroll inside their own box);
-- axe-core (shipped by axe-playwright-python) finds no serious or critical violation.
+- axe-core (shipped by axe-playwright-python) finds no serious or critical violation;
+- at 360 px no name or label of up to six characters wraps onto a second line, and buttons,
+  steppers and the links that act as buttons are at least 44 × 44 px; at every width each target
+  meets WCAG 2.2's 24 × 24 px or its spacing (tests/support/layout_checks.py).
 
 Public pages as a visitor, private ones as their owner (the authorization table's pages). A page
-added to the site joins tests/support/pages.py. Phone screenshots of the collection and the builder are saved as
-artifacts.
+added to the site joins tests/support/pages.py. Phone screenshots of the catalogue, the collection,
+the builder and the completion page, in each language, are saved as artifacts.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from django.utils import timezone
 from tests.support.browser_fixtures import ARTIFACTS, CHROMIUM
 from tests.support.collection_helpers import own
 from tests.support.deck_helpers import make_deck
+from tests.support.layout_checks import layout_faults
 from tests.support.pages import PRINT_SHEETS, PRIVATE, PUBLIC, contributions, paired_round
 
 pytestmark = [
@@ -55,6 +59,14 @@ def world(site):
     places |= contributions(owner)
     return {"site": site, "owner": owner, "places": places}
 
+
+# The phone pages kept as pictures, in each language (test-artifacts/screenshots/phone-*-<language>.png).
+SCREENSHOTS = {
+    "/cards/?sort=name": "catalogue",
+    "/collection/": "collection",
+    "/decks/{deck}/build/": "builder",
+    "/collection/completion/": "completion",
+}
 
 # One test a page (its faults in its own report), each in three languages at two widths.
 PAGES = [(False, path) for path in PUBLIC if path not in PRINT_SHEETS] + [
@@ -99,12 +111,26 @@ def test_no_page_scrolls_sideways_or_fails_axe(contexts, world, logged_in: bool,
             scroll = page.evaluate("document.documentElement.scrollWidth")
             if scroll > width:
                 faults.append(f"{language} {width}px {url}: scrolls sideways ({scroll} px)")
+            faults += [f"{language} {width}px {url}: {fault}" for fault in layout_faults(page, width)]
             violations = axe.run(page).response["violations"]
             for v in violations:
                 if v["impact"] in ("serious", "critical"):
                     targets = ", ".join(str(n["target"][0])[:60] for n in v["nodes"][:3])
                     faults.append(f"{language} {width}px {url}: {v['id']} ({targets})")
-            if width == 360 and language == "zh-hant" and path in ("/collection/", "/decks/{deck}/build/"):
-                name = "phone-collection" if path == "/collection/" else "phone-builder"
-                page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+            if width == 360 and path in SCREENSHOTS:
+                page.screenshot(path=str(ARTIFACTS / f"phone-{SCREENSHOTS[path]}-{language}.png"), full_page=True)
     assert faults == [], "\n".join(faults)
+
+
+@pytest.mark.parametrize("path", sorted(PRINT_SHEETS))
+def test_the_print_sheets_controls_are_big_enough_to_tap(contexts, world, path: str) -> None:
+    """The sheets are A4 pages (wider than a phone by design), but their Print and Back are
+    tapped on a phone before printing: 44 × 44 px there."""
+    from tests.support.layout_checks import TARGET_SIZES
+
+    context, page = contexts[("zh-hant", 360)]
+    context.clear_cookies()
+    host = world["site"].split("//", 1)[1].split(":")[0]
+    context.add_cookies([{**_session_cookie(world["owner"]), "domain": host, "path": "/"}])
+    page.goto(world["site"] + path.format(**world["places"]))
+    assert page.evaluate(TARGET_SIZES, True) == []

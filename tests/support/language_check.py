@@ -11,10 +11,23 @@ VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "l
 TEXT_ATTRIBUTES = ("alt", "title", "aria-label", "placeholder")
 
 
-class _Checker(HTMLParser):
+class _Stacked(HTMLParser):
+    """The open elements, each with whether it (or an element around it) is marked."""
+
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.stack: list[tuple[str, bool]] = [("", False)]
+
+    def handle_endtag(self, tag: str) -> None:
+        for i in range(len(self.stack) - 1, 0, -1):
+            if self.stack[i][0] == tag:
+                del self.stack[i:]
+                break
+
+
+class _Checker(_Stacked):
+    def __init__(self) -> None:
+        super().__init__()
         self.faults: list[str] = []
 
     def _chinese(self, attrs: list[tuple[str, str | None]]) -> bool:
@@ -36,12 +49,6 @@ class _Checker(HTMLParser):
         if tag not in VOID:
             self.stack.pop()
 
-    def handle_endtag(self, tag: str) -> None:
-        for i in range(len(self.stack) - 1, 0, -1):
-            if self.stack[i][0] == tag:
-                del self.stack[i:]
-                break
-
     def handle_data(self, data: str) -> None:
         tag, chinese = self.stack[-1]
         # <title> cannot hold markup: the browser's tab reads it in the page's language.
@@ -55,3 +62,27 @@ def unmarked_chinese(html: str) -> list[str]:
     checker = _Checker()
     checker.feed(html)
     return checker.faults
+
+
+class _Interface(_Stacked):
+    """The page's own words: text outside script and style and outside any element that names a
+    language of its own (card data, set names and user text are marked so)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        marked = self.stack[-1][1] or (tag != "html" and dict(attrs).get("lang") is not None)
+        if tag not in VOID:
+            self.stack.append((tag, marked or tag in ("script", "style")))
+
+    def handle_data(self, data: str) -> None:
+        if not self.stack[-1][1]:
+            self.texts.append(data)
+
+
+def interface_text(html: str) -> str:
+    parser = _Interface()
+    parser.feed(html)
+    return " ".join(" ".join(parser.texts).split())

@@ -41,6 +41,7 @@ PUBLIC = [
 ]
 # Pages of one user (read as their owner).
 PRIVATE = [
+    "/cards/?sort=name",  # the catalogue signed in: my counts on every row
     "/collection/",
     "/collection/completion/",
     "/collection/trade/",

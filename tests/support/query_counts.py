@@ -114,6 +114,11 @@ def report() -> dict[str, dict[str, int]]:
         ),
     )
     measure(
+        "POST /decks/<id>/paste/ (builder)",
+        lambda n: _count(setups[n]["client"], "post", f"/decks/{setups[n]['deck'].pk}/paste/", {"text": "1 新兵"}),
+    )
+    measure("GET /collection/?short=1", lambda n: _count(setups[n]["client"], "get", "/collection/?short=1"))
+    measure(
         "GET /decks/<id>/sheet/", lambda n: _count(setups[n]["client"], "get", f"/decks/{setups[n]['deck'].pk}/sheet/")
     )
     measure("GET /api/decks/<id>/", lambda n: _count(setups[n]["client"], "get", f"/api/decks/{setups[n]['deck'].pk}/"))
