@@ -22,6 +22,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
 
+from collection.services import set_sharing
 from tests.support.browser_fixtures import ARTIFACTS, CHROMIUM
 from tests.support.collection_helpers import own
 from tests.support.deck_helpers import make_deck
@@ -52,6 +53,7 @@ def world(site):
 
     owner = get_user_model().objects.create_user("layout-owner", password="layout-password-1")
     own(owner, YXJQ_003=3, YXJQ_004=(1, 1), WJ_001=1)
+    set_sharing(owner, True)  # an unbroken share address on the trade page and the account page
     deck = make_deck(owner, name="蜀漢步兵", public=True)
     event = Event.objects.create(organiser=owner, name="台北冬季賽", deadline=timezone.now() + timedelta(days=2))
     check = paired_round(event)
