@@ -213,6 +213,13 @@ class RoundQuerySet(models.QuerySet["Round"]):
         """The rounds players and the venue see: every round but a draft."""
         return self.filter(published_at__isnull=False)
 
+    def with_table_counts(self) -> RoundQuerySet:
+        """Each round with its number of tables and of tables still without a result, counted by
+        the database: a page showing one part of a 1,000-table round need not load them all."""
+        return self.annotate(
+            table_count=models.Count("matches"), open_tables=models.Count("matches", filter=Q(matches__a_wins=None))
+        )
+
 
 class Round(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="tournament_rounds")
@@ -243,7 +250,11 @@ class Round(models.Model):
 
     @property
     def finished(self) -> bool:
-        """Every table has its result (from the matches prefetched, or one query)."""
+        """Every table has its result (counted by `with_table_counts`, from the matches
+        prefetched, or one query)."""
+        open_tables: int | None = getattr(self, "open_tables", None)
+        if open_tables is not None:
+            return open_tables == 0
         return all(m.done for m in self.matches.all())
 
     def title(self) -> str:
@@ -251,7 +262,9 @@ class Round(models.Model):
         (by its tables: the matches prefetched, or one count)."""
         if self.kind != TOP:
             return gettext("Round %(n)s") % {"n": self.number}
-        tables = len(self.matches.all())
+        tables: int | None = getattr(self, "table_count", None)
+        if tables is None:
+            tables = len(self.matches.all())
         named = CUT_ROUNDS.get(tables)
         return str(named) if named else gettext("Top %(n)s") % {"n": 2 * tables}
 

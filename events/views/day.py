@@ -4,7 +4,8 @@ pairings, standings as CSV, and the venue's public page of pairings and standing
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import hashlib
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,6 +14,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Page, Paginator
+from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -90,9 +92,16 @@ class Reported:
 
 def _with_names(round_: Round, names: dict[int, str]) -> Round:
     """The round with its matches loaded (and their reports: prefetch `matches__reports`), each
-    carrying its players' names (`name_a`, `name_b`) and, when the reports disagree, what each
-    player reported (`reported`), so the organiser sees what to settle."""
-    for match in round_.matches.all():
+    named as `_name_matches` names them."""
+    _name_matches(round_.matches.all(), names)
+    return round_
+
+
+def _name_matches(matches: Iterable[Match], names: dict[int, str]) -> None:
+    """Each match (its reports prefetched) carrying its players' names (`name_a`, `name_b`) and,
+    when the reports disagree, what each player reported (`reported`), so the organiser sees
+    what to settle."""
+    for match in matches:
         match.name_a = names[match.player_a_id]  # type: ignore[attr-defined]
         match.name_b = names.get(match.player_b_id, "") if match.player_b_id else ""  # type: ignore[attr-defined]
         match.reported = (  # type: ignore[attr-defined]
@@ -100,7 +109,6 @@ def _with_names(round_: Round, names: dict[int, str]) -> Round:
             if match.disputed
             else []
         )
-    return round_
 
 
 def tiebreaker_order() -> str:
@@ -115,7 +123,7 @@ def tiebreaker_order() -> str:
 ROWS = 100
 
 
-def page_of(rows: Sequence[Any], pages: Mapping[str, str], param: str, size: int = ROWS) -> Page:
+def page_of(rows: Sequence[Any] | QuerySet[Any], pages: Mapping[str, str], param: str, size: int = ROWS) -> Page:
     """One page of `rows` (`?<param>=n`, the first by default; garbage reads as the first)."""
     return Paginator(rows, size).get_page(pages.get(param))
 
@@ -133,8 +141,14 @@ def day_context(
     # tables would be thousands of rows.
     shown = next((r for r in rounds if str(r.number) == str(number)), None) if number else None
     shown = shown or (rounds[-1] if rounds else None)
+    tables: Page | None = None
     if shown is not None:
-        shown = _with_names(Round.objects.prefetch_related("matches__reports").get(pk=shown.pk), names)
+        # The round's counts from the database and one page of its tables with their reports:
+        # a 1,000-table round is not loaded to show 100 of them.
+        shown = Round.objects.with_table_counts().get(pk=shown.pk)
+        tables = page_of(shown.matches.prefetch_related("reports"), pages, "tables")
+        tables.object_list = list(tables.object_list)
+        _name_matches(tables.object_list, names)
     table = day.standings_of(event)
     standings = page_of(table, pages, "standings")
     # Each row of the page with its tie-breakers as whole percentages, in TIEBREAKERS' order.
@@ -146,7 +160,7 @@ def day_context(
         "names": names,
         "rounds": rounds,
         "current": shown,
-        "tables": page_of(list(shown.matches.all()) if shown is not None else [], pages, "tables"),
+        "tables": tables if tables is not None else page_of([], pages, "tables"),
         "newest": rounds[-1] if rounds else None,
         "standings": standings,
         "tiebreakers": [(t.abbr, _(t.label)) for t in TIEBREAKERS],
@@ -233,6 +247,10 @@ def day_page(request: AuthedRequest, event_id: int) -> HttpResponse:
             "judge_form": JudgeForm(),
             "games_form": GamesForm(),
             "players": players,
+            # what the cached list of player suggestions is drawn from
+            "players_stamp": hashlib.sha1(
+                repr([(p.pk, p.name) for p in players]).encode(), usedforsecurity=False
+            ).hexdigest(),
             "players_page": page_of(players, request.GET, "players"),
             "active": active,
             "is_organiser": event.organiser_id == request.user.pk,

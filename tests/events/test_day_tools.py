@@ -815,3 +815,28 @@ def test_a_championship_day_shows_its_lists_a_page_at_a_time(alice, english) -> 
     assert '<select name="player_a">' not in page
     printed = organiser.get(f"/events/{event.pk}/pairings/?names=2").content.decode()
     assert "page 2 of 2" in printed
+
+
+def test_a_championship_page_reads_one_part_of_the_round_and_suggests_names_as_they_are(alice, english) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    event = make_event(alice, players=0)
+    Player.objects.bulk_create(
+        [Player(event=event, name=f"選手{i:03d}", legal=True, checked_in=True) for i in range(301)]
+    )
+    day.pair_next_round(event)
+    organiser = logged_in(alice)
+    url = f"/events/{event.pk}/day/"
+    with CaptureQueriesContext(connection) as ctx:
+        page = organiser.get(url).content.decode()
+    # Whole matches are read a page at a time (the counts come from the database).
+    rows = [q["sql"] for q in ctx.captured_queries if q["sql"].startswith('SELECT "events_match"."id"')]
+    assert rows and all("LIMIT 100" in sql for sql in rows), rows
+    assert "Round 1" in page and "選手000" in page.split('<datalist id="event-players">', 1)[1]
+    # The suggestions are drawn once and kept, until a name changes.
+    renamed = event.players.get(name="選手000")
+    renamed.name = "改名的選手"
+    renamed.save(update_fields=["name"])
+    suggestions = organiser.get(url).content.decode().split('<datalist id="event-players">', 1)[1]
+    assert "改名的選手" in suggestions and "選手000" not in suggestions
