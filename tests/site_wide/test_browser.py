@@ -549,9 +549,11 @@ def test_a_cards_face_shows_on_hover_and_on_the_first_tap(site: str, browser) ->
     phone.close()
 
 
-def test_the_longest_skill_text_fits_its_face_as_a_picture(site: str, page) -> None:
+def test_the_longest_skill_text_fits_its_face_as_a_picture(site: str, browser) -> None:
     """The face a phone shows at the first tap is the face.svg file: its skill text is whole."""
     from catalog.models import Card
+
+    page = browser.new_context(viewport=PHONE).new_page()  # a file alone: the browser asks for a favicon
 
     longest = max(Card.objects.exclude(text=""), key=lambda card: len(card.text or ""))
     for code in (longest.code, "YXJQ-001"):
