@@ -192,7 +192,11 @@ def report() -> dict[str, dict[str, int]]:
             f"GET /t/<token>/{page} (the venue's pages)",
             lambda n, page=page: _count(anonymous, "get", f"/t/{setups[n]['event'].public_token}/{page}"),
         )
-    for page in ("standings/", "rounds/", "players/", "export/"):
+    for n in (10, 200):  # a warning for each of n players: the penalty log grows with the event
+        event = setups[n]["event"]
+        for player_id in event.players.values_list("pk", flat=True)[:n]:
+            tools.give_penalty(event, player_id, "warning", "late to the table", event.organiser)
+    for page in ("standings/", "rounds/", "players/", "export/", "penalties/"):
         measure(
             f"GET /api/events/<id>/{page}",
             lambda n, page=page: _count(setups[n]["client"], "get", f"/api/events/{setups[n]['event'].pk}/{page}"),
