@@ -1,0 +1,67 @@
+"""Write the CJK font the site draws pictures with (test photos of cards now, deck images later):
+Noto Sans CJK TC (SIL Open Font License; Debian's fonts-noto-cjk) cut down to the characters the
+site prints: the catalogue in both scripts, the interface in all three languages, ASCII and the
+common punctuation. The font is kept in the repository (static/fonts/, its licence beside it), so
+no machine needs a system font to draw; run this again when the catalogue gains characters.
+
+    manage.py fontsubset [--source /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc]
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from catalog.loading import DATA_FILE
+from catalog.textkeys import to_simplified
+
+SOURCE = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
+FACE = "Noto Sans CJK TC"
+TARGET = Path(settings.BASE_DIR) / "static" / "fonts" / "NotoSansCJKtc-Zongheng.otf"
+# Shown, in the font's place, for a character it lacks: never dropped.
+PLACEHOLDER = "\u25a1"  # □
+
+
+def characters() -> set[str]:
+    """Every character the site prints in pictures: catalogue, interface, ASCII, punctuation."""
+    text = DATA_FILE.read_text(encoding="utf-8")
+    wanted = set(text) | set(to_simplified(text))
+    for po in (Path(settings.BASE_DIR) / "locale").glob("*/LC_MESSAGES/django.po"):
+        wanted |= set(po.read_text(encoding="utf-8"))
+    wanted |= {chr(c) for c in range(0x20, 0x7F)}
+    wanted |= set("，。、；：？！「」『』（）《》〈〉【】—…·・～％＋－＝／　★☆✦✔✘→←↑↓□○●◆") | {PLACEHOLDER}
+    return {c for c in wanted if c.isprintable()}
+
+
+class Command(BaseCommand):
+    help = "Write static/fonts/NotoSansCJKtc-Zongheng.otf: Noto Sans CJK TC cut to the site's characters."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--source", type=Path, default=SOURCE)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        from fontTools import subset
+        from fontTools.ttLib import TTCollection
+
+        source: Path = options["source"]
+        if not source.exists():
+            raise CommandError(f"{source} is missing: install Debian's fonts-noto-cjk, or name the file with --source")
+        fonts = TTCollection(str(source)).fonts
+        font = next((f for f in fonts if f["name"].getDebugName(1) == FACE), None)
+        if font is None:
+            raise CommandError(f"{source} holds no {FACE}")
+        options_ = subset.Options()
+        options_.layout_features = ["*"]
+        options_.name_IDs = ["*"]
+        options_.notdef_outline = True
+        subsetter = subset.Subsetter(options_)
+        subsetter.populate(text="".join(sorted(characters())))
+        subsetter.subset(font)
+        TARGET.parent.mkdir(parents=True, exist_ok=True)
+        font.save(str(TARGET))
+        kept = len(font.getBestCmap())
+        self.stdout.write(json.dumps({"font": str(TARGET.relative_to(settings.BASE_DIR)), "characters": kept}))

@@ -1,0 +1,70 @@
+"""The text recogniser: PP-OCR's Chinese models through ONNX Runtime, from the `rapidocr` wheel,
+which ships them (nothing is downloaded, ever: a test reads a photo with the network cut).
+
+Loaded once per process, on first use, and only by what reads photos: importing this module
+costs nothing, and the web workers never call it. ONNX Runtime runs on one thread a process, so
+that the workers of a machine share its cores instead of fighting over them.
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+from typing import Any
+
+from scanning.matching import TextLine
+
+_engine: Any = None
+_lock = threading.Lock()
+
+# The recogniser's settings: one thread, its log quiet, the models of the wheel.
+PARAMS = {
+    "Global.log_level": "error",
+    "EngineConfig.onnxruntime.intra_op_num_threads": 1,
+    "EngineConfig.onnxruntime.inter_op_num_threads": 1,
+}
+
+
+def engine() -> Any:
+    """The recogniser of this process (made on first use)."""
+    global _engine
+    with _lock:
+        if _engine is None:
+            from rapidocr import RapidOCR
+
+            _engine = RapidOCR(params=PARAMS)
+        return _engine
+
+
+def model_files() -> list[str]:
+    """The model files the installed recogniser uses: all inside the installed packages."""
+    from pathlib import Path
+
+    import rapidocr
+
+    return sorted(str(p) for p in (Path(rapidocr.__file__).parent / "models").glob("*.onnx"))
+
+
+def read_lines(image: Any) -> list[TextLine]:
+    """The lines of text in a picture (a Pillow image, already turned by its EXIF orientation),
+    each with its box in the picture's pixels and the recogniser's score."""
+    import numpy as np
+
+    rgb = image.convert("RGB")
+    result = engine()(np.asarray(rgb)[:, :, ::-1])  # OpenCV's order: blue, green, red
+    if result.boxes is None or result.txts is None:
+        return []
+    lines = []
+    for points, text, score in zip(result.boxes, result.txts, result.scores, strict=True):
+        xs, ys = [float(p[0]) for p in points], [float(p[1]) for p in points]
+        box = (round(min(xs)), round(min(ys)), round(max(xs)), round(max(ys)))
+        lines.append(TextLine(str(text), box, float(score)))
+    return lines
+
+
+def read_bytes(data: bytes) -> list[TextLine]:
+    """`read_lines` of an uploaded file's bytes (checked as an image by the caller)."""
+    from PIL import Image, ImageOps
+
+    with Image.open(io.BytesIO(data)) as opened:
+        return read_lines(ImageOps.exif_transpose(opened))
