@@ -61,6 +61,7 @@ bench: messages
 	$(BIN)/python bench/tournament.py
 	$(BIN)/python bench/buildable.py
 	$(BIN)/python bench/rows.py
+	$(BIN)/python bench/scan.py
 
 # The site at community scale on PostgreSQL (BENCH_SCALE_URL): 100,000 decks, 10,000 users.
 bench-scale: messages

@@ -28,6 +28,8 @@ NAME_SLACK = 2
 # closer than that are one card.
 CARD_HEIGHTS = 16
 CODE_CONFIDENCE = 0.97
+# At or above this a found card is shown as sure; below it the reader is asked to check it.
+SURE = 0.9
 CORRECTION_COST = 0.06
 
 
