@@ -12,7 +12,8 @@ from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, serializers
-from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.exceptions import APIException, NotFound, ValidationError
+from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -21,9 +22,12 @@ from rest_framework.views import APIView
 from catalog.api import CARD_FILTER_PARAMETERS, ERRORS, refuse_blank_values
 from catalog.filters import CardFilter
 from catalog.models import Card
-from collection import queries
-from collection.models import MAX_COPIES
+from collection import queries, scans
+from collection.models import MAX_COPIES, Scan
 from collection.services import CountError, change_counts, set_counts
+from scanning.matching import SURE
+from webutil.api_errors import refusal
+from webutil.fields import StrictCharField
 
 UNAUTHORIZED = OpenApiResponse(OpenApiTypes.OBJECT, description="Not logged in: {detail: message}")
 
@@ -148,3 +152,123 @@ class CollectionStatsView(APIView):
     @extend_schema(responses={200: SetStatsSerializer(many=True), 401: UNAUTHORIZED})
     def get(self, request: Request) -> Response:
         return Response(SetStatsSerializer(queries.completion(request.user), many=True).data)
+
+
+# --- counting by photo ------------------------------------------------------------------------------
+
+
+class ScanInputSerializer(serializers.Serializer):
+    image = serializers.FileField(help_text="A photo of one card or a spread: JPEG, PNG or WebP, at most 10 MB")
+
+
+class ScanAlternativeSerializer(serializers.Serializer):
+    card = serializers.CharField(help_text="A card's code")
+    confidence = serializers.FloatField()
+
+
+class ScanCardSerializer(serializers.Serializer):
+    card = serializers.CharField(help_text="The catalogue card found (its code)")
+    confidence = serializers.FloatField(help_text=f"0 to 1; at or above {SURE} it is shown as sure")
+    box = serializers.ListField(
+        child=serializers.IntegerField(), help_text="[x0, y0, x1, y1] in pixels of the photo after its EXIF rotation"
+    )
+    text = serializers.CharField(help_text="What was read there")
+    alternatives = ScanAlternativeSerializer(many=True)
+
+
+class ScanUnmatchedSerializer(serializers.Serializer):
+    text = serializers.CharField()
+    box = serializers.ListField(child=serializers.IntegerField())
+
+
+class ScanOutputSerializer(serializers.Serializer):
+    """A scan: this serializer both produces the answer and documents it."""
+
+    id = serializers.IntegerField(source="pk")
+    status = serializers.ChoiceField(choices=Scan.Status.values)
+    cards = ScanCardSerializer(many=True, source="result.cards", default=list)
+    unmatched = ScanUnmatchedSerializer(many=True, source="result.unmatched", default=list)
+    error = serializers.CharField()
+    created = serializers.DateTimeField()
+    applied = serializers.BooleanField(help_text="Its cards were added to the collection")
+
+
+class ScanAdditionSerializer(serializers.Serializer):
+    card = StrictCharField(max_length=60, help_text="A card's code")
+    add = serializers.IntegerField(min_value=0, max_value=MAX_COPIES, default=0)
+    add_foil = serializers.IntegerField(min_value=0, max_value=MAX_COPIES, default=0)
+
+
+class ScanApplyInputSerializer(serializers.Serializer):
+    cards = serializers.ListField(child=ScanAdditionSerializer(), max_length=200)
+
+
+class ScanAppliedSerializer(serializers.Serializer):
+    added = serializers.IntegerField(help_text="Copies added to the collection")
+
+
+def _scan_refused(exc: scans.ScanError) -> APIException:
+    return refusal(exc.status, exc.message, "image")
+
+
+def _my_scan(request: Request, scan_id: int) -> Scan:
+    user: Any = request.user  # IsAuthenticated: a user, not the anonymous one
+    scan = Scan.objects.filter(pk=scan_id, user=user).first()
+    if scan is None:
+        raise NotFound(_("No such scan."))
+    return scan
+
+
+class ScanListView(APIView):
+    """Send a photo of my cards: it is read in the background; GET the scan for what was found."""
+
+    permission_classes = [IsAuthenticated]
+    parser_classes = [MultiPartParser]
+
+    @extend_schema(
+        request={"multipart/form-data": ScanInputSerializer},
+        responses={202: ScanOutputSerializer, 400: ERRORS[400], 401: UNAUTHORIZED, 429: ERRORS[400]},
+    )
+    def post(self, request: Request) -> Response:
+        payload = ScanInputSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        try:
+            scan = scans.start(request.user, payload.validated_data["image"])
+        except scans.ScanError as exc:
+            raise _scan_refused(exc) from None
+        return Response(ScanOutputSerializer(scan).data, status=202)
+
+
+class ScanDetailView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: ScanOutputSerializer, 401: UNAUTHORIZED, 404: ERRORS[404]})
+    def get(self, request: Request, scan_id: int) -> Response:
+        return Response(ScanOutputSerializer(_my_scan(request, scan_id)).data)
+
+
+class ScanApplyView(APIView):
+    """Add the checked cards of a read scan to my collection (`add` and `add_foil` as in the
+    collection API); a scan is applied once."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=ScanApplyInputSerializer,
+        responses={200: ScanAppliedSerializer, 400: ERRORS[400], 401: UNAUTHORIZED, 404: ERRORS[404], 409: ERRORS[400]},
+    )
+    def post(self, request: Request, scan_id: int) -> Response:
+        _my_scan(request, scan_id)
+        payload = ScanApplyInputSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        additions = []
+        for item in payload.validated_data["cards"]:
+            card = Card.objects.by_code(item["card"])
+            if card is None:
+                raise ValidationError({"cards": [_("No card with the code “%(code)s”.") % {"code": item["card"][:40]}]})
+            additions.append(scans.Addition(card, item["add"], item["add_foil"]))
+        try:
+            added = scans.apply(request.user, scan_id, additions)
+        except scans.ScanError as exc:
+            raise _scan_refused(exc) from None
+        return Response(ScanAppliedSerializer({"added": added}).data)

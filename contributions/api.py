@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.exceptions import APIException, NotFound, PermissionDenied, ValidationError
+from rest_framework.exceptions import APIException, NotFound, ValidationError
 from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -22,6 +22,7 @@ from catalog import facts
 from catalog.models import Card
 from contributions import services
 from contributions.models import MAX_NOTE, Proposal, ProposalPhoto
+from webutil.api_errors import refusal
 from webutil.fields import StrictBooleanField, StrictCharField
 
 ERROR = OpenApiResponse(OpenApiTypes.OBJECT, description="{field: [messages]} or {detail: message}")
@@ -46,24 +47,8 @@ FACTS_SCHEMA = {
 }
 
 
-class Conflict(APIException):
-    status_code = status.HTTP_409_CONFLICT
-
-
-class TooMany(APIException):
-    status_code = status.HTTP_429_TOO_MANY_REQUESTS
-
-
 def _refused(exc: services.ContributionError) -> APIException:
-    if exc.status == 404:
-        return NotFound(exc.message)
-    if exc.status == 403:
-        return PermissionDenied(exc.message)
-    if exc.status == 409:
-        return Conflict(exc.message)
-    if exc.status == 429:
-        return TooMany(exc.message)
-    return ValidationError({exc.fact or "detail": [exc.message]})
+    return refusal(exc.status, exc.message, exc.fact or "detail")
 
 
 class FactsField(serializers.JSONField):

@@ -215,6 +215,16 @@ def cluster(
             stack.callback(_stop, found.processes[name])
         for server_port in servers.values():
             wait_for(f"http://127.0.0.1:{server_port}/readyz", seconds=180)
+        for name in servers:  # each machine also runs a worker for the background work (photos)
+            worker = subprocess.Popen(
+                [PYTHON, "manage.py", "db_worker", "--interval", "1"],
+                cwd=ROOT,
+                env=env,
+                stdout=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+            found.processes[f"worker-{name}"] = worker
+            stack.callback(_stop, worker)
         config = Path(scratch) / "haproxy.cfg"
         lines = "\n".join(f"    server {name} 127.0.0.1:{p} check" for name, p in servers.items())
         config.write_text(HAPROXY_CONFIG.format(port=found.balancer, servers=lines), encoding="utf-8")

@@ -184,3 +184,22 @@ def pytest_runtest_makereport(item, call):
     ):
         report.outcome = "failed"
         report.longrepr = f"skipped in CI, where it must run: {report.longrepr}"
+
+
+@pytest.fixture(autouse=True)
+def tasks_run_at_once(settings):
+    """Background work (reading photos) runs inside the request that asks for it, as
+    TASKS_BACKEND=immediate does: a test sees its result at once. test_scans.py also runs the
+    database backend and its worker."""
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+
+
+@pytest.fixture(autouse=True)
+def language_reset():
+    """Each test starts in the site's default language: a request in another one (the locale
+    middleware activates the reader's language in this thread) does not leak into the next test."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()

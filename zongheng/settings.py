@@ -45,6 +45,8 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_htmx",
     "django_prometheus",
+    "django_tasks",
+    "django_tasks_db",
     "catalog",
     "contributions",
     "collection",
@@ -140,6 +142,19 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # One file per test process, so that two test runs in one checkout never share it.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f"test-db-{os.getpid()}.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Background work (reading photos): Django's tasks through the django-tasks backport, stored in the
+# database (no new service) and run by `manage.py db_worker`, which `make run` starts beside the
+# server. TASKS_BACKEND=immediate runs each task inside the request that asks for it: for tests and
+# a single process only.
+TASK_BACKENDS = {
+    "database": "django_tasks_db.DatabaseBackend",
+    "immediate": "django_tasks.backends.immediate.ImmediateBackend",
+}
+TASKS_BACKEND = env_str("TASKS_BACKEND") or "database"
+if TASKS_BACKEND not in TASK_BACKENDS:
+    raise ImproperlyConfigured(f"TASKS_BACKEND is one of {', '.join(TASK_BACKENDS)}, not {TASKS_BACKEND!r}")
+TASKS = {"default": {"BACKEND": TASK_BACKENDS[TASKS_BACKEND], "QUEUES": ["default"]}}
 
 # Cache: Redis when REDIS_URL is set (shared by all workers), local memory otherwise.
 # Throttle counters have an alias of their own, which nothing else fills: a flood of cached

@@ -15,7 +15,7 @@ from django.test import Client
 from django.utils import timezone
 
 from catalog.models import CardChange
-from collection.models import CollectionChange
+from collection.models import CollectionChange, Scan
 from contributions import services
 from events.models import Event, Match, Submission
 from tests.support.collection_helpers import own
@@ -166,6 +166,12 @@ ROUTES = [
     Route("get", "/api/collection/stats/", 200, (401,), (200,)),
     Route("get", "/api/collection/YXJQ-003/", 200, (401,), (200,)),
     Route("patch", "/api/collection/YXJQ-003/", 200, (401,), (200,), {"add": 1}, json=True),
+    # counting by photo: {scan} is alice's, read; sending a photo is anyone's who is logged in
+    Route("post", "/api/scans/", 400, (401,), (400,), {"note": "no image"}),
+    Route("get", "/api/scans/{scan}/", 200, (401,), (404,)),
+    Route(
+        "post", "/api/scans/{scan}/apply/", 200, (401,), (404,), {"cards": [{"card": "YXJQ-003", "add": 1}]}, json=True
+    ),
     Route("get", "/api/decks/", 200, (200,), (200,)),
     Route("get", "/api/decks/{deck}/", 200, (404,), (404,)),
     Route("patch", "/api/decks/{deck}/", 200, (401,), (404,), {"name": "x"}, json=True),
@@ -214,7 +220,15 @@ def world(alice, bob, charlie, media_root):
     services.add_photo(proposal.pk, alice, "front", io.BytesIO(picture_bytes("PNG", (30, 40))))
     other = propose(bob, code="五道·002", cost="2")
     services.approve(other.pk, charlie)
+    scan = Scan.objects.create(
+        user=alice,
+        status=Scan.Status.DONE,
+        result={
+            "cards": [{"card": "WJ-001", "confidence": 0.97, "box": [0, 0, 9, 9], "text": SECRET, "alternatives": []}]
+        },
+    )
     return {
+        "scan": scan.pk,
         "proposal": proposal.pk,
         "cardchange": CardChange.objects.get(card__code="五道·002").pk,
         "deck": deck.pk,

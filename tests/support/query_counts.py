@@ -20,6 +20,7 @@ from django.utils import timezone
 from catalog.images import pictures_for
 from catalog.lookup import catalog_index
 from catalog.models import Card, CardChange
+from collection.models import Scan
 from collection.services import set_counts
 from contributions.models import Proposal
 from decks.data import DeckData
@@ -79,7 +80,14 @@ def report() -> dict[str, dict[str, int]]:
                 for i in range(size)
             ]
         )
-        setups[size] = {"client": client, "deck": deck, "list": text, "event": event, "changed": cards[size]}
+        setups[size] = {
+            "client": client,
+            "user": user,
+            "deck": deck,
+            "list": text,
+            "event": event,
+            "changed": cards[size],
+        }
     anonymous = Client()
     # What each process builds once per catalogue version (the card index, the picture index) is
     # built before measuring: the report counts what every request costs, not the first one.
@@ -117,6 +125,10 @@ def report() -> dict[str, dict[str, int]]:
         "POST /decks/<id>/paste/ (builder)",
         lambda n: _count(setups[n]["client"], "post", f"/decks/{setups[n]['deck'].pk}/paste/", {"text": "1 新兵"}),
     )
+    for n in (10, 200):  # a read photo of n cards (a spread, many times over)
+        found = [{"card": "YXJQ-003", "confidence": 0.9, "box": [0, 0, 1, 1], "text": "", "alternatives": []}] * n
+        setups[n]["scan"] = Scan.objects.create(user=setups[n]["user"], status="done", result={"cards": found}).pk
+    measure("GET /api/scans/<id>/", lambda n: _count(setups[n]["client"], "get", f"/api/scans/{setups[n]['scan']}/"))
     measure("GET /collection/?short=1", lambda n: _count(setups[n]["client"], "get", "/collection/?short=1"))
     measure(
         "GET /decks/<id>/sheet/", lambda n: _count(setups[n]["client"], "get", f"/decks/{setups[n]['deck'].pk}/sheet/")

@@ -1,0 +1,39 @@
+"""Work done outside the request, by `manage.py db_worker` (Django's tasks, stored in the
+database): reading the photos of scans. The recogniser is loaded by the worker on its first scan
+and kept for the process; a web worker never imports it (scanning.reader is imported here, inside
+the task)."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+from django_tasks import task
+
+from collection.models import Scan
+
+# What the owner reads when a photo could not be read at all.
+FAILED = "The photo could not be read."
+
+
+@task()
+def read_scan(scan_id: int) -> str:
+    """Read one scan's photo: the cards found in it, kept on the scan (never inside a lock: the
+    row is marked running, then read, then written)."""
+    from collection.scans import as_result, catalogue_refs
+    from scanning import find_cards
+    from scanning.reader import read_bytes
+
+    with transaction.atomic():
+        scan = Scan.objects.select_for_update().filter(pk=scan_id, status=Scan.Status.QUEUED).first()
+        if scan is None:  # read already, or deleted with its owner
+            return "skipped"
+        scan.status = Scan.Status.RUNNING
+        scan.save(update_fields=["status"])
+    try:
+        with scan.image.open("rb") as photo:
+            lines = read_bytes(photo.read())
+        result, status, error = as_result(find_cards(lines, catalogue_refs())), Scan.Status.DONE, ""
+    except Exception as exc:  # any failure is the scan's, said to its owner: never a row stuck running
+        result, status, error = {}, Scan.Status.FAILED, f"{FAILED} ({type(exc).__name__})"
+    Scan.objects.filter(pk=scan_id).update(status=status, result=result, error=error, finished_at=timezone.now())
+    return str(status)

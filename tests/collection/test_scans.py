@@ -1,0 +1,141 @@
+"""Counting a collection by photo through the API: a photo is read (here at once; and by the
+database backend's worker), the cards found are the right catalogue cards, the owner adds the
+checked copies once; bad files, other users' scans, the limit of photos waiting and a failed
+reading get clear answers."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+
+from catalog.models import Card
+from collection.models import MAX_WAITING_SCANS, CollectionChange, CollectionEntry, Scan
+from tests.support.card_photos import card_face, spread
+
+pytestmark = pytest.mark.django_db
+
+
+def _photo(*codes: str) -> io.BytesIO:
+    cards = [Card.objects.get(code=code) for code in codes]
+    data = spread([card_face(c.code, c.name, c.text or "", c.cost) for c in cards], columns=len(cards), seed=7)
+    upload = io.BytesIO(data)
+    upload.name = "table.jpg"
+    return upload
+
+
+def _send(client: Client, upload: io.BytesIO):
+    return client.post("/api/scans/", {"image": upload}, format="multipart")
+
+
+def test_a_photo_is_read_and_its_checked_cards_are_added_once(alice, alice_client: Client, bob_client: Client) -> None:
+    sent = _send(alice_client, _photo("YXJQ-004", "WJ-001"))
+    assert sent.status_code == 202, sent.content
+    scan = sent.json()
+    answer = alice_client.get(f"/api/scans/{scan['id']}/").json()
+    assert answer["status"] == "done" and sorted(c["card"] for c in answer["cards"]) == ["WJ-001", "YXJQ-004"]
+    first = answer["cards"][0]
+    assert len(first["box"]) == 4 and 0 < first["confidence"] <= 1 and first["text"]
+    assert bob_client.get(f"/api/scans/{scan['id']}/").status_code == 404
+    assert (
+        bob_client.post(f"/api/scans/{scan['id']}/apply/", {"cards": []}, content_type="application/json").status_code
+        == 404
+    )
+    body = {"cards": [{"card": "YXJQ-004", "add": 2}, {"card": "WJ-001", "add": 1, "add_foil": 1}]}
+    applied = alice_client.post(f"/api/scans/{scan['id']}/apply/", body, content_type="application/json")
+    assert applied.status_code == 200 and applied.json() == {"added": 4}
+    owned = {e.card.code: (e.quantity, e.foil_quantity) for e in CollectionEntry.objects.filter(user=alice)}
+    assert owned == {"YXJQ-004": (2, 0), "WJ-001": (1, 1)}
+    assert set(CollectionChange.objects.filter(user=alice).values_list("source", flat=True)) == {"scan"}
+    again = alice_client.post(f"/api/scans/{scan['id']}/apply/", body, content_type="application/json")
+    assert again.status_code == 409 and CollectionEntry.objects.get(user=alice, card__code="YXJQ-004").quantity == 2
+
+
+def test_the_photo_is_private_and_kept_as_a_clean_picture(alice, alice_client: Client, media_root) -> None:
+    scan_id = _send(alice_client, _photo("YXJQ-003")).json()["id"]
+    scan = Scan.objects.get(pk=scan_id)
+    assert scan.user == alice and scan.image.name.endswith(".webp") and scan.width > 0
+    with pytest.raises(ValueError, match="private files have no URL"):
+        scan.image.url
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"\x00not a picture" * 30, "Only JPEG, PNG and WebP images are accepted."),
+        (b"", "The submitted file is empty."),
+    ],
+)
+def test_a_file_that_is_no_photo_is_refused_with_a_message(
+    alice_client: Client, english, content: bytes, message: str
+) -> None:
+    upload = io.BytesIO(content)
+    upload.name = "x.jpg"
+    answer = _send(alice_client, upload)
+    assert answer.status_code == 400 and message in answer.content.decode()
+    assert Scan.objects.count() == 0
+
+
+def test_at_most_ten_photos_wait_at_once(alice, alice_client: Client) -> None:
+    Scan.objects.bulk_create([Scan(user=alice) for _ in range(MAX_WAITING_SCANS)])
+    assert _send(alice_client, _photo("YXJQ-003")).status_code == 429
+    assert Scan.objects.count() == MAX_WAITING_SCANS
+
+
+def test_a_reading_that_fails_says_so_and_nothing_is_stuck(alice_client: Client, monkeypatch) -> None:
+    import scanning.reader
+
+    def broken(data: bytes) -> list:
+        raise RuntimeError("the recogniser broke")
+
+    monkeypatch.setattr(scanning.reader, "read_bytes", broken)
+    scan = _send(alice_client, _photo("YXJQ-003")).json()
+    answer = alice_client.get(f"/api/scans/{scan['id']}/").json()
+    assert answer["status"] == "failed" and "could not be read" in answer["error"] and answer["cards"] == []
+    assert (
+        alice_client.post(f"/api/scans/{scan['id']}/apply/", {"cards": []}, content_type="application/json").status_code
+        == 409
+    )
+
+
+def test_an_unknown_card_or_a_bad_count_adds_nothing(alice, alice_client: Client) -> None:
+    scan = _send(alice_client, _photo("YXJQ-003")).json()
+    for cards in (
+        [{"card": "NOPE-001", "add": 1}],
+        [{"card": "YXJQ-003", "add": -1}],
+        [{"card": "YXJQ-003", "add": 10**6}],
+    ):
+        answer = alice_client.post(f"/api/scans/{scan['id']}/apply/", {"cards": cards}, content_type="application/json")
+        assert answer.status_code == 400, cards
+    assert not CollectionEntry.objects.filter(user=alice).exists()
+
+
+def test_the_database_backend_queues_the_reading_for_the_worker(alice_client: Client, settings, monkeypatch) -> None:
+    import django_tasks_db.management.commands.db_worker as worker
+
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
+    scan = _send(alice_client, _photo("WJ-001")).json()
+    assert scan["status"] == "queued"
+    # The worker's own housekeeping would close the test's connection (its transaction is the test).
+    monkeypatch.setattr(worker, "close_old_connections", lambda: None)
+    call_command("db_worker", batch=True, no_startup_delay=True, verbosity=0)
+    answer = alice_client.get(f"/api/scans/{scan['id']}/").json()
+    assert answer["status"] == "done" and [c["card"] for c in answer["cards"]] == ["WJ-001"]
+
+
+def test_photos_are_deleted_thirty_days_after_their_scan(alice_client: Client, media_root) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    old, new = (_send(alice_client, _photo("YXJQ-003")).json()["id"] for _ in range(2))
+    Scan.objects.filter(pk=old).update(finished_at=timezone.now() - timedelta(days=31))
+    old_file = Scan.objects.get(pk=old).image
+    storage, name = old_file.storage, old_file.name
+    call_command("cleanscans", verbosity=0)
+    assert not storage.exists(name) and Scan.objects.get(pk=old).image.name == ""
+    assert Scan.objects.get(pk=old).result["cards"]  # what was found stays
+    kept = Scan.objects.get(pk=new).image
+    assert kept.storage.exists(kept.name)
