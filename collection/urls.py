@@ -1,6 +1,6 @@
 from django.urls import path
 
-from collection import views
+from collection import scan_views, views
 
 app_name = "collection"
 urlpatterns = [
@@ -14,5 +14,8 @@ urlpatterns = [
     path("collection/history/<int:change_id>/undo/", views.undo, name="undo"),
     path("collection/export.csv", views.export, name="export"),
     path("collection/import/", views.import_csv, name="import"),
+    path("collection/scan/", scan_views.scan_page, name="scan"),
+    path("collection/scan/<int:scan_id>/", scan_views.scan_detail, name="scan-detail"),
+    path("collection/scan/<int:scan_id>/crop/<int:number>.webp", scan_views.scan_crop, name="scan-crop"),
     path("share/<str:token>/", views.shared, name="shared"),
 ]

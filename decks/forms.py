@@ -13,6 +13,7 @@ from decks.models import MAX_DESCRIPTION, MAX_TAG, MAX_TAGS
 from rules_check import DEFAULT_FORMAT, FORMATS, DeckListError, decode
 from rules_check.decklist import MAX_BYTES
 from webutil.text import strip_bidi
+from webutil.uploads import MultipleFileField
 
 
 def format_choices() -> list[tuple[str, str]]:
@@ -139,23 +140,6 @@ class PasteForm(forms.Form):
         strip=False,
         widget=forms.Textarea(attrs={"class": "decklist", "spellcheck": "false", "rows": 4}),
     )
-
-
-class MultipleFileInput(forms.ClearableFileInput):
-    allow_multiple_selected = True
-
-
-class MultipleFileField(forms.FileField):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("widget", MultipleFileInput())
-        super().__init__(*args, **kwargs)
-
-    def clean(self, data: Any, initial: Any = None) -> Any:
-        single = super().clean
-        if isinstance(data, list | tuple) and data:
-            return [single(d, initial) for d in data]
-        result = single(data, initial)  # refuses an empty field: the field is required
-        return [result] if result else []
 
 
 class BatchCheckForm(forms.Form):

@@ -11,6 +11,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.core.files.base import ContentFile
 from django.test import Client
 from django.utils import timezone
 
@@ -169,6 +170,11 @@ ROUTES = [
     # counting by photo: {scan} is alice's, read; sending a photo is anyone's who is logged in
     Route("post", "/api/scans/", 400, (401,), (400,), {"note": "no image"}),
     Route("get", "/api/scans/{scan}/", 200, (401,), (404,)),
+    Route("get", "/collection/scan/", 200, (302,), (200,)),
+    Route("post", "/collection/scan/", 400, (302,), (400,)),
+    Route("get", "/collection/scan/{scan}/", 200, (302,), (404,)),
+    Route("get", "/collection/scan/{scan}/crop/0.webp", 200, (302,), (404,)),
+    Route("post", "/collection/scan/{scan}/", 302, (302,), (404,), {"card_0": "WJ-001", "add_0": "1"}),
     Route(
         "post", "/api/scans/{scan}/apply/", 200, (401,), (404,), {"cards": [{"card": "YXJQ-003", "add": 1}]}, json=True
     ),
@@ -227,6 +233,7 @@ def world(alice, bob, charlie, media_root):
             "cards": [{"card": "WJ-001", "confidence": 0.97, "box": [0, 0, 9, 9], "text": SECRET, "alternatives": []}]
         },
     )
+    scan.image.save("scan.webp", ContentFile(picture_bytes("PNG", (60, 60))))
     return {
         "scan": scan.pk,
         "proposal": proposal.pk,

@@ -12,6 +12,7 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from collection.models import Scan
 from events.models import Event
 from tests.support.deck_helpers import make_deck
 
@@ -62,6 +63,7 @@ FORMS: dict[str, list[str]] = {
     "/collection/cards/YXJQ-003/": ["action", "quantity", "foil_quantity", "next", "compact"],
     "/collection/wanted/YXJQ-003/": ["wanted"],
     "/collection/import/": ["confirm", "mode"],
+    "/collection/scan/{scan}/": ["card_0", "add_0", "foil_0", "card_1", "add_1", "foil_1"],
     "/accounts/sharing/": ["action", "next"],
     "/events/": ["name", "format", "deadline", "starts_on"],
     "/events/{event}/": ["name", "format", "deadline", "starts_on"],
@@ -89,7 +91,18 @@ def _encode(fields: dict[str, str]) -> bytes:
 def places(alice):
     deck = make_deck(alice)
     event = Event.objects.create(organiser=alice, name="賽", deadline=timezone.now() + timedelta(days=1))
-    return {"deck": deck.pk, "event": event.pk, "token": event.token}
+    found = [
+        {
+            "card": code,
+            "confidence": 0.9,
+            "box": [0, 0, 9, 9],
+            "text": "",
+            "alternatives": [{"card": "YXJQ-003", "confidence": 0.5}],
+        }
+        for code in ("WJ-001", "YXJQ-004")
+    ]
+    scan = Scan.objects.create(user=alice, status=Scan.Status.DONE, result={"cards": found, "unmatched": []})
+    return {"deck": deck.pk, "event": event.pk, "token": event.token, "scan": scan.pk}
 
 
 @pytest.mark.parametrize("url", FORMS)

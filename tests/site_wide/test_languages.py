@@ -18,7 +18,7 @@ from events.models import Event, Submission
 from tests.support.collection_helpers import own
 from tests.support.deck_helpers import make_deck
 from tests.support.language_check import interface_text, unmarked_chinese
-from tests.support.pages import PRIVATE, PUBLIC, contributions, paired_round
+from tests.support.pages import PRIVATE, PUBLIC, contributions, paired_round, scanned
 
 pytestmark = pytest.mark.django_db
 LOCALE = Path(__file__).resolve().parents[2] / "locale"
@@ -38,6 +38,7 @@ def places(alice):
         "token": event.token,
         "public": event.public_token,
         **contributions(alice),
+        **scanned(alice),
     }
 
 

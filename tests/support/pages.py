@@ -1,7 +1,7 @@
 """Every page of the site, for the harnesses that walk them all (languages, layout and axe).
 A new page joins one of these lists. Placeholders: {deck}, {event}, {check} (a deck check of it), {token} (the owner's),
 {proposal} (the owner's, open), {review} (another player's, for the owner to review: the owner
-is a curator)."""
+is a curator), {scan} (the owner's photo of two cards, read)."""
 
 from __future__ import annotations
 
@@ -47,6 +47,8 @@ PRIVATE = [
     "/collection/trade/",
     "/collection/history/",
     "/collection/import/",
+    "/collection/scan/",
+    "/collection/scan/{scan}/",
     "/collection/missing/YXJQ/",
     "/decks/mine/",
     "/decks/mine/?archived=1",
@@ -88,6 +90,18 @@ def paired_round(event: Any) -> int:
     match = round_.matches.filter(player_b__isnull=False).first()
     day.enter_result(match, 2, 1, 0)
     return tools.deck_check(event, round_.number, 1, None).pk
+
+
+def scanned(owner: Any) -> dict[str, int]:
+    """A photo of two of the owner's cards, sent and read (tasks run at once in the tests)."""
+    import io
+
+    from collection import scans
+    from tests.support.card_photos import card_face, spread
+
+    photo = io.BytesIO(spread([card_face("YXJQ-004", "羽林內醫"), card_face("WJ-001", "劉備")], columns=2, seed=2))
+    photo.name = "cards.jpg"
+    return {"scan": scans.start(owner, photo).pk}
 
 
 def contributions(owner: Any) -> dict[str, int]:

@@ -129,6 +129,11 @@ def report() -> dict[str, dict[str, int]]:
         found = [{"card": "YXJQ-003", "confidence": 0.9, "box": [0, 0, 1, 1], "text": "", "alternatives": []}] * n
         setups[n]["scan"] = Scan.objects.create(user=setups[n]["user"], status="done", result={"cards": found}).pk
     measure("GET /api/scans/<id>/", lambda n: _count(setups[n]["client"], "get", f"/api/scans/{setups[n]['scan']}/"))
+    measure(
+        "GET /collection/scan/<id>/ (a photo's cards to check)",
+        lambda n: _count(setups[n]["client"], "get", f"/collection/scan/{setups[n]['scan']}/"),
+    )
+    measure("GET /collection/scan/", lambda n: _count(setups[n]["client"], "get", "/collection/scan/"))
     measure("GET /collection/?short=1", lambda n: _count(setups[n]["client"], "get", "/collection/?short=1"))
     measure(
         "GET /decks/<id>/sheet/", lambda n: _count(setups[n]["client"], "get", f"/decks/{setups[n]['deck'].pk}/sheet/")

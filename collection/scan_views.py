@@ -1,0 +1,119 @@
+"""Counting a collection by photo, the pages: send photos (a phone's camera or files), follow
+their reading, check what was found and add it. The reading itself is a task (collection.tasks);
+the rules are collection.scans'."""
+
+from __future__ import annotations
+
+import io
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from PIL import Image
+
+from catalog.lookup import catalog_index
+from catalog.models import Card
+from catalog.textkeys import to_simplified
+from collection import scans
+from collection.forms import ScanApplyForm, ScanUploadForm
+from collection.models import Scan
+from scanning.matching import SURE
+from webutil.i18n import wants_simplified
+from webutil.requests import AuthedRequest
+
+RECENT = 20
+
+
+def _mine(request: AuthedRequest, scan_id: int) -> Scan:
+    scan = Scan.objects.filter(pk=scan_id, user=request.user).first()
+    if scan is None:
+        raise Http404(_("No such scan."))
+    return scan
+
+
+def _labels() -> dict[str, str]:
+    """Each card as the match list names it: its name in the reader's script and its code."""
+    simplified = wants_simplified()
+    return {
+        code: f"{to_simplified(facts.name) if simplified else facts.name} ({code})"
+        for code, facts in catalog_index().by_code.items()
+    }
+
+
+@login_required
+def scan_page(request: AuthedRequest) -> HttpResponse:
+    """Send photos (several at once); below, my recent photos and how far their reading is."""
+    posted = request.method == "POST"
+    form = ScanUploadForm(request.POST if posted else None, request.FILES if posted else None)
+    if request.method == "POST" and form.is_valid():
+        started, refused = [], []
+        for photo in form.cleaned_data["photos"]:
+            try:
+                started.append(scans.start(request.user, photo))
+            except scans.ScanError as exc:
+                refused.append(f"{photo.name[:80]}: {exc.message}")
+        for message in refused:
+            messages.error(request, message)
+        if started:
+            count = len(started)
+            messages.success(
+                request,
+                ngettext("%(n)d photo sent: it is being read.", "%(n)d photos sent: they are being read.", count)
+                % {"n": count},
+            )
+            return redirect("collection:scan-detail", started[0].pk) if count == 1 else redirect("collection:scan")
+    context = {"form": form, "scans": Scan.objects.filter(user=request.user)[:RECENT]}
+    return render(request, "collection/scan.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+def scan_detail(request: AuthedRequest, scan_id: int) -> HttpResponse:
+    """A photo's reading: its progress while it is read (htmx polls; without JavaScript the page
+    reloads itself), then each card found beside its crop, to check and add in one step."""
+    scan = _mine(request, scan_id)
+    found = scan.result.get("cards", []) if scan.status == Scan.Status.DONE else []
+    form = ScanApplyForm(found, _labels(), request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        additions = []
+        for code, add, foil in form.additions():
+            card = Card.objects.by_code(code)
+            if card is not None:
+                additions.append(scans.Addition(card, add, foil))
+        try:
+            added = scans.apply(request.user, scan.pk, additions)
+        except scans.ScanError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, ngettext("%(n)d copy added.", "%(n)d copies added.", added) % {"n": added})
+            return redirect("collection:history")
+    waiting = scan.status in (Scan.Status.QUEUED, Scan.Status.RUNNING)
+    if request.htmx and request.method == "GET":
+        # the progress polls: the same progress while the photo is read, then the whole page
+        if not waiting:
+            return HttpResponse(headers={"HX-Refresh": "true"})
+        return render(request, "collection/_scan_progress.html", {"scan": scan})
+    context = {"scan": scan, "form": form, "sure": SURE, "waiting": waiting}
+    return render(request, "collection/scan_detail.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+def scan_crop(request: AuthedRequest, scan_id: int, number: int) -> HttpResponse:
+    """The part of the photo where a card was found: for its owner only, never cached by others."""
+    scan = _mine(request, scan_id)
+    found = scan.result.get("cards", []) if scan.status == Scan.Status.DONE else []
+    if not scan.image or not 0 <= number < len(found):
+        raise Http404(_("No such card in this photo."))
+    x0, y0, x1, y1 = found[number]["box"]
+    margin = max(8, (y1 - y0) // 10)
+    with scan.image.open("rb") as stored, Image.open(stored) as photo:
+        box = (max(0, x0 - margin), max(0, y0 - margin), min(photo.width, x1 + margin), min(photo.height, y1 + margin))
+        crop = photo.crop(box)
+        crop.thumbnail((320, 320))
+        out = io.BytesIO()
+        crop.convert("RGB").save(out, "WEBP", quality=80)
+    response = HttpResponse(out.getvalue(), content_type="image/webp")
+    response["Cache-Control"] = "private, max-age=3600"
+    return response
