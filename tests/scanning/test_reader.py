@@ -62,3 +62,18 @@ def test_a_spread_finds_every_card_and_where_it_lies() -> None:
     assert sorted(f.card for f in found) == sorted(codes)
     boxes = {f.card: f.box for f in found}
     assert boxes["YXJQ-003"][0] < boxes["WJ-001"][0] and boxes["YXJQ-003"][1] < boxes["五道·001"][1]
+
+
+def test_a_web_worker_never_loads_the_recogniser() -> None:
+    """gunicorn loads the application and every view at start: none of it imports the
+    recogniser or ONNX Runtime, which only a task's first photo loads."""
+    import subprocess
+
+    code = (
+        "import sys, django, os; os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'zongheng.settings'); django.setup();"
+        "from zongheng.wsgi import application; from django.urls import get_resolver;"
+        "get_resolver().url_patterns; import collection.scan_views, collection.api, collection.tasks;"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('rapidocr', 'onnxruntime', 'cv2')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
+    assert out.stdout.strip() == "[]", out.stdout
