@@ -9,7 +9,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import segno
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
@@ -18,7 +17,6 @@ from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -43,6 +41,7 @@ from tournament import TIEBREAKERS
 from webutil.confirm import unless_confirmed
 from webutil.csv import csv_text
 from webutil.numbers import whole_number
+from webutil.qr import qr_svg
 from webutil.requests import AuthedRequest, HtmxHttpRequest
 
 
@@ -67,13 +66,6 @@ def _refused(request: HtmxHttpRequest, event: Event, message: str) -> HttpRespon
     else:
         back, label = reverse("events:submit", args=[event.token]), _("Back to the event")
     return render(request, "error.html", {"message": message, "back": back, "back_label": label}, status=400)
-
-
-def qr_svg(url: str) -> SafeString:
-    """A QR code of `url` as inline SVG (segno, no network)."""
-    code = segno.make(url, error="m")
-    svg = code.svg_inline(scale=4, dark="#1d1b19", light="#ffffff", omitsize=True)
-    return mark_safe(svg.replace("<svg ", '<svg role="img" aria-label="QR" class="qr" ', 1))  # noqa: S308 (segno's own SVG)
 
 
 def _names(event: Event) -> dict[int, str]:

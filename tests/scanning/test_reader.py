@@ -77,3 +77,33 @@ def test_a_web_worker_never_loads_the_recogniser() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
     assert out.stdout.strip() == "[]", out.stdout
+
+
+def test_a_photographed_sheets_qr_code_gives_the_deck_back_exactly(alice, client) -> None:
+    """The registration sheet prints its deck code as a QR code: a photo of the printed sheet
+    (turned a little, compressed) reads back the very deck."""
+    import io
+
+    import segno
+    from PIL import Image
+
+    from decks import deckcode, intake
+    from decks.services import snapshot_of
+    from scanning.reader import read_codes
+    from tests.support.deck_helpers import make_deck
+
+    deck = make_deck(alice, public=True)
+    data = snapshot_of(deck)
+    code = deckcode.encode(data.format, data.general, data.main, data.reinforcements)
+    sheet = client.get(f"/decks/{deck.pk}/sheet/").content.decode()
+    assert code in sheet and 'class="qr"' in sheet  # the code, printed and as a QR code
+    printed = io.BytesIO()
+    segno.make(code, error="m").save(printed, kind="png", scale=6, border=4)
+    page = Image.new("RGB", (900, 1200), "white")
+    page.paste(Image.open(io.BytesIO(printed.getvalue())), (560, 900))
+    photo = io.BytesIO()
+    page.rotate(4, expand=True, fillcolor="#8a7560").save(photo, "JPEG", quality=55)
+    (read,) = read_codes(Image.open(io.BytesIO(photo.getvalue())))
+    assert read == code
+    back, notes = intake.read_code(read)
+    assert notes == [] and back.main == data.main and back.general == data.general
