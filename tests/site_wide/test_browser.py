@@ -562,3 +562,23 @@ def test_the_longest_skill_text_fits_its_face_as_a_picture(site: str, browser) -
             "(() => { const t = document.querySelector('.face-text'); return [t.scrollHeight, t.clientHeight]; })()"
         )
         assert 0 < height <= room, (code, height, room)
+
+
+def test_ticking_a_filter_keeps_the_panel_open_and_the_count_in_view(site: str, browser) -> None:
+    """On a phone the count of cards found follows each tick in a bar at the bottom of the open
+    panel (read aloud as a status), and the panel stays open between ticks."""
+    context = browser.new_context(viewport=PHONE, locale="zh-TW")
+    page = context.new_page()
+    page.goto(f"{site}/cards/")
+    page.click(".filter-panel summary")
+    before = page.locator("#filter-count").inner_text()
+    page.check("input[name=faction][value=wei]")
+    expect(page.locator("#filter-count")).not_to_have_text(before)
+    assert page.locator(".filter-panel").get_attribute("open") is not None
+    bar = page.locator(".filter-bar").bounding_box()
+    assert bar is not None and bar["y"] + bar["height"] <= PHONE["height"] + 1  # in view
+    assert page.locator("#filter-count").get_attribute("role") == "status"
+    page.check("input[name=faction][value=shu]")
+    expect(page.locator("#filter-count")).not_to_have_text(before)
+    assert page.locator(".filter-panel").get_attribute("open") is not None
+    context.close()
