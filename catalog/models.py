@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
 
 from catalog.facts import FACTS
 from catalog.vocab import TIER_RANK, Tier
@@ -20,6 +21,7 @@ from rules_check.model import (
     TROOP,
     UNIT_KINDS,
 )
+from webutil.storage import private_storage
 from webutil.urls import reverse_memo
 
 
@@ -352,3 +354,59 @@ class CatalogState(models.Model):
 
     def __str__(self) -> str:
         return self.version
+
+
+# A user's photos waiting to be read: past this many, a new one is refused (429) until some are read.
+MAX_WAITING_SCANS = 10
+# A finished scan's photo is deleted this many days after (manage.py cleanscans, run by cron).
+SCAN_KEEP_DAYS = 30
+
+
+class ScanQuerySet(models.QuerySet["Scan"]):
+    def waiting(self) -> ScanQuerySet:
+        return self.filter(status__in=[Scan.Status.QUEUED, Scan.Status.RUNNING])
+
+
+class Scan(models.Model):
+    """A photo of cards, read against the catalogue outside the request (catalog.tasks.read_scan):
+    the cards found in it, for its owner to add to their collection once checked (purpose
+    collection), or the facts read from one card's face, for a proposal (purpose proposal)."""
+
+    class Purpose(models.TextChoices):
+        COLLECTION = "collection", "collection"
+        PROPOSAL = "proposal", "proposal"
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", gettext_lazy("waiting to be read")
+        RUNNING = "running", gettext_lazy("being read")
+        DONE = "done", gettext_lazy("read")
+        FAILED = "failed", gettext_lazy("could not be read")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="scans")
+    purpose = models.CharField(max_length=10, choices=Purpose.choices, default=Purpose.COLLECTION)
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    image = models.FileField(storage=private_storage, max_length=200, editable=False, blank=True)
+    width = models.PositiveIntegerField(default=0)
+    height = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED, db_index=True)
+    created = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # {"cards": [{"card", "confidence", "box", "text", "alternatives": [{"card", "confidence"}]}],
+    #  "unmatched": [{"text", "box"}], "facts": {fact: {"value", "confidence"}}}: scanning's
+    #  Reading (and, for a proposal, the facts read) as plain data.
+    result = models.JSONField(default=dict, blank=True)
+    error = models.CharField(max_length=300, blank=True)
+    applied_at = models.DateTimeField(null=True, blank=True)
+
+    objects = ScanQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+
+    def __str__(self) -> str:
+        return f"scan {self.pk} ({self.status})"
+
+    @property
+    def applied(self) -> bool:
+        """Its cards were added to the collection (once, at applied_at)."""
+        return self.applied_at is not None

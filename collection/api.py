@@ -21,9 +21,9 @@ from rest_framework.views import APIView
 
 from catalog.api import CARD_FILTER_PARAMETERS, ERRORS, refuse_blank_values
 from catalog.filters import CardFilter
-from catalog.models import Card
+from catalog.models import Card, Scan
 from collection import queries, scans
-from collection.models import MAX_COPIES, Scan
+from collection.models import MAX_COPIES
 from collection.services import CountError, change_counts, set_counts
 from scanning.matching import SURE
 from webutil.api_errors import refusal

@@ -6,10 +6,8 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.utils.translation import gettext_lazy
 
 from catalog.models import Card
-from webutil.storage import private_storage
 
 # What one row may hold: a count beyond this is a typo, not a collection.
 MAX_COPIES = 9_999
@@ -123,51 +121,3 @@ class AllocatedCard(models.Model):
 
     def __str__(self) -> str:
         return f"{self.copies} {self.card_id} in {self.allocation_id}"
-
-
-# A user's photos waiting to be read: past this many, a new one is refused (429) until some are read.
-MAX_WAITING_SCANS = 10
-# A finished scan's photo is deleted this many days after (manage.py cleanscans, run by cron).
-SCAN_KEEP_DAYS = 30
-
-
-class ScanQuerySet(models.QuerySet["Scan"]):
-    def waiting(self) -> ScanQuerySet:
-        return self.filter(status__in=[Scan.Status.QUEUED, Scan.Status.RUNNING])
-
-
-class Scan(models.Model):
-    """A photo of the owner's cards, read outside the request (collection.tasks.read_scan): the
-    catalogue cards found in it, to add to the collection once the owner has checked them."""
-
-    class Status(models.TextChoices):
-        QUEUED = "queued", gettext_lazy("waiting to be read")
-        RUNNING = "running", gettext_lazy("being read")
-        DONE = "done", gettext_lazy("read")
-        FAILED = "failed", gettext_lazy("could not be read")
-
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="scans")
-    image = models.FileField(storage=private_storage, max_length=200, editable=False, blank=True)
-    width = models.PositiveIntegerField(default=0)
-    height = models.PositiveIntegerField(default=0)
-    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED, db_index=True)
-    created = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    # {"cards": [{"card", "confidence", "box", "text", "alternatives": [{"card", "confidence"}]}],
-    #  "unmatched": [{"text", "box"}]}: scanning.Reading as plain data.
-    result = models.JSONField(default=dict, blank=True)
-    error = models.CharField(max_length=300, blank=True)
-    applied_at = models.DateTimeField(null=True, blank=True)
-
-    objects = ScanQuerySet.as_manager()
-
-    class Meta:
-        ordering = ["-created", "-pk"]
-
-    def __str__(self) -> str:
-        return f"scan {self.pk} ({self.status})"
-
-    @property
-    def applied(self) -> bool:
-        """Its cards were added to the collection (once, at applied_at)."""
-        return self.applied_at is not None

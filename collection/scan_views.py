@@ -1,5 +1,5 @@
 """Counting a collection by photo, the pages: send photos (a phone's camera or files), follow
-their reading, check what was found and add it. The reading itself is a task (collection.tasks);
+their reading, check what was found and add it. The reading itself is a task (catalog.tasks);
 the rules are collection.scans'."""
 
 from __future__ import annotations
@@ -15,11 +15,10 @@ from django.utils.translation import ngettext
 from PIL import Image
 
 from catalog.lookup import catalog_index
-from catalog.models import Card
+from catalog.models import Card, Scan
 from catalog.textkeys import to_simplified
 from collection import scans
 from collection.forms import ScanApplyForm, ScanUploadForm
-from collection.models import Scan
 from scanning.matching import SURE
 from webutil.i18n import wants_simplified
 from webutil.requests import AuthedRequest
@@ -28,7 +27,7 @@ RECENT = 20
 
 
 def _mine(request: AuthedRequest, scan_id: int) -> Scan:
-    scan = Scan.objects.filter(pk=scan_id, user=request.user).first()
+    scan = Scan.objects.filter(pk=scan_id, user=request.user, purpose=Scan.Purpose.COLLECTION).first()
     if scan is None:
         raise Http404(_("No such scan."))
     return scan
@@ -65,7 +64,8 @@ def scan_page(request: AuthedRequest) -> HttpResponse:
                 % {"n": count},
             )
             return redirect("collection:scan-detail", started[0].pk) if count == 1 else redirect("collection:scan")
-    context = {"form": form, "scans": Scan.objects.filter(user=request.user)[:RECENT]}
+    mine = Scan.objects.filter(user=request.user, purpose=Scan.Purpose.COLLECTION)
+    context = {"form": form, "scans": mine[:RECENT]}
     return render(request, "collection/scan.html", context, status=400 if form.errors else 200)
 
 

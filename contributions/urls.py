@@ -5,6 +5,7 @@ from contributions import views
 app_name = "contributions"
 urlpatterns = [
     path("cards/<str:code>/propose/", views.propose, name="propose"),
+    path("cards/<str:code>/propose/read/", views.read_photo, name="read-photo"),
     path("contributions/", views.mine, name="mine"),
     path("contributions/<int:pk>/", views.detail, name="detail"),
     path("contributions/<int:pk>/edit/", views.edit, name="edit"),

@@ -2,23 +2,29 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from catalog import facts
-from catalog.models import Card
+from catalog import scans as readings
+from catalog.models import Card, Scan
 from contributions import services
 from contributions.context import CONTRIBUTOR
 from contributions.forms import ProposalForm
 from contributions.models import MAX_OPEN, Proposal, ProposalPhoto
 from rules_check.codes import normalize_code
+from scanning.facts import PREFILL
 from webutil.confirm import unless_confirmed
+from webutil.numbers import whole_number
 from webutil.requests import HtmxHttpRequest
 
 
@@ -39,11 +45,16 @@ def _visible(request: HtmxHttpRequest, pk: int) -> Proposal:
     return proposal
 
 
-def _save_form(request: HtmxHttpRequest, form: ProposalForm, proposal: Proposal | None) -> Proposal | None:
-    """Proposal and photos in one transaction: a refused photo leaves nothing behind."""
+def _save_form(
+    request: HtmxHttpRequest, form: ProposalForm, proposal: Proposal | None, reading: Scan | None = None
+) -> Proposal | None:
+    """Proposal and photos in one transaction: a refused photo leaves nothing behind. A photo
+    read for this proposal is its front's, unless another was chosen."""
     try:
         with transaction.atomic():
             uploads = form.uploads()
+            if reading is not None and reading.image and "front" not in uploads and "front" in form.fields:
+                uploads["front"] = reading.image.open("rb")
             if proposal is None:
                 saved = services.propose(
                     request.user, form.card, form.proposed(), form.cleaned_data["note"], photos=bool(uploads)
@@ -60,19 +71,81 @@ def _save_form(request: HtmxHttpRequest, form: ProposalForm, proposal: Proposal 
         return None
 
 
+def _my_reading(request: HtmxHttpRequest, card: Card, scan_id: str | None) -> Scan | None:
+    """The photo of this card the contributor sent to be read (`?scan=`), or None."""
+    number = whole_number(scan_id) if scan_id else None
+    if scan_id and number is None:
+        raise Http404(_("No such scan."))
+    if number is None:
+        return None
+    user: Any = request.user  # logged in: the propose page requires it
+    scan = Scan.objects.filter(pk=number, user=user, purpose=Scan.Purpose.PROPOSAL, card=card).first()
+    if scan is None:
+        raise Http404(_("No such scan."))
+    return scan
+
+
+def _read_values(scan: Scan | None, form_fields: Any) -> tuple[dict[str, str], dict[str, str]]:
+    """What the photo gave: the values sure enough to fill the form, and the others, shown as
+    hints beside their empty fields."""
+    if scan is None or scan.status != Scan.Status.DONE:
+        return {}, {}
+    read = scan.result.get("facts", {})
+    sure = {k: v["value"] for k, v in read.items() if k in form_fields and v["confidence"] >= PREFILL}
+    unsure = {k: v["value"] for k, v in read.items() if k in form_fields and k not in sure}
+    return sure, unsure
+
+
 @login_required
 def propose(request: HtmxHttpRequest, code: str) -> HttpResponse:
     card = _card(code)
-    form = ProposalForm(card, request.POST or None, request.FILES or None)
-    if request.method == "POST" and form.is_valid():
-        proposal = _save_form(request, form, None)
+    reading = _my_reading(request, card, request.POST.get("scan") or request.GET.get("scan"))
+    waiting = reading is not None and reading.status in (Scan.Status.QUEUED, Scan.Status.RUNNING)
+    if request.htmx and request.method == "GET" and reading is not None:
+        # the progress polls: the page again once the photo is read
+        return (
+            HttpResponse(headers={"HX-Refresh": "true"})
+            if not waiting
+            else render(request, "contributions/_reading.html", {"card": card, "reading": reading})
+        )
+    posted = request.method == "POST"
+    form = ProposalForm(card, request.POST if posted else None, request.FILES if posted else None)
+    prefilled, hints = _read_values(reading, form.fields)
+    if not posted:
+        form.initial.update(prefilled)
+    if posted and form.is_valid():
+        proposal = _save_form(request, form, None, reading)
         if proposal is not None:
             request.session[CONTRIBUTOR] = True
             messages.success(request, _("Thank you: a curator will review your proposal."))
             return redirect(proposal)
     status = 400 if form.errors else 200
-    context = {"card": card, "form": form, "max_open": MAX_OPEN}
+    context = {
+        "card": card,
+        "form": form,
+        "max_open": MAX_OPEN,
+        "reading": reading,
+        "waiting": waiting,
+        "read_fields": set(prefilled),
+        "read_hints": hints,
+    }
     return render(request, "contributions/propose.html", context, status=status)
+
+
+@login_required
+@require_POST
+def read_photo(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """ "Read it from a photo": the photo of the card's face is read in the background; the form
+    comes back filled with what was read surely enough, the photo attached as evidence."""
+    card = _card(code)
+    photo = request.FILES.get("photo")
+    if photo is None:
+        return render(request, "error.html", {"message": _("Choose a photo of the card's face.")}, status=400)
+    try:
+        scan = readings.start(request.user, photo, Scan.Purpose.PROPOSAL, card)
+    except readings.ScanError as exc:
+        return render(request, "error.html", {"message": exc.message}, status=exc.status)
+    return redirect(f"{reverse('contributions:propose', args=[card.code])}?scan={scan.pk}")
 
 
 @login_required

@@ -7,8 +7,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from catalog.models import Card
-from collection.models import CollectionEntry, Scan
+from catalog.models import Card, Scan
+from collection.models import CollectionEntry
 from tests.support.card_photos import card_face, spread
 
 pytestmark = pytest.mark.django_db

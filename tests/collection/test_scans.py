@@ -11,8 +11,8 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
-from catalog.models import Card
-from collection.models import MAX_WAITING_SCANS, CollectionChange, CollectionEntry, Scan
+from catalog.models import MAX_WAITING_SCANS, Card, Scan
+from collection.models import CollectionChange, CollectionEntry
 from tests.support.card_photos import card_face, spread
 
 pytestmark = pytest.mark.django_db

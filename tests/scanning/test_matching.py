@@ -87,3 +87,20 @@ def test_a_misread_name_beside_another_cards_code_is_an_alternative_not_a_card()
     reading = find_cards([TextLine("要塞守單", (20, 20, 180, 60)), TextLine("YXJQ-004", (30, 520, 170, 550))], CARDS)
     (found,) = reading.cards
     assert found.card == "YXJQ-004" and ("YXJQ-005", pytest.approx(0.71, abs=0.02)) in found.alternatives
+
+
+def test_the_facts_of_one_cards_face_are_its_text_and_its_cost() -> None:
+    from scanning.facts import read_facts
+
+    lines = [
+        TextLine("羽林內醫", (150, 40, 340, 90), 0.99),
+        TextLine("2", (40, 40, 80, 90), 0.97),
+        TextLine("登場時，摸一張牌。", (60, 200, 440, 240), 0.95),
+        TextLine("造成2點傷害", (60, 244, 300, 280), 0.91),
+        TextLine("3", (420, 600, 450, 640), 0.99),  # a figure at the bottom: not the cost
+        TextLine("YXJQ-004", (180, 640, 320, 670), 0.98),
+    ]
+    facts = read_facts(lines, find_cards(lines, CARDS))
+    assert facts["text"].value == "登場時，摸一張牌。造成2點傷害" and facts["text"].confidence == 0.91
+    assert facts["cost"].value == "2"
+    assert read_facts([], find_cards([], CARDS)) == {}

@@ -72,7 +72,7 @@ def test_a_web_worker_never_loads_the_recogniser() -> None:
     code = (
         "import sys, django, os; os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'zongheng.settings'); django.setup();"
         "from zongheng.wsgi import application; from django.urls import get_resolver;"
-        "get_resolver().url_patterns; import collection.scan_views, collection.api, collection.tasks;"
+        "get_resolver().url_patterns; import collection.scan_views, collection.api, catalog.tasks;"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('rapidocr', 'onnxruntime', 'cv2')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)

@@ -15,8 +15,8 @@ from django.core.files.base import ContentFile
 from django.test import Client
 from django.utils import timezone
 
-from catalog.models import CardChange
-from collection.models import CollectionChange, Scan
+from catalog.models import Card, CardChange, Scan
+from collection.models import CollectionChange
 from contributions import services
 from events.models import Event, Match, Submission
 from tests.support.collection_helpers import own
@@ -191,6 +191,9 @@ ROUTES = [
     # contributions: {proposal} is alice's, open, with a photo; alice is no curator, so she
     # may not review (not even her own); {cardchange} is a change to a card's facts
     Route("get", "/cards/五道·001/propose/", 200, (302,), (200,)),
+    # a photo of the card read for a proposal: {reading} is alice's
+    Route("post", "/cards/五道·001/propose/read/", 400, (302,), (400,)),
+    Route("get", "/cards/五道·001/propose/?scan={reading}", 200, (302,), (404,)),
     Route("get", "/contributions/", 200, (302,), (200,)),
     Route("get", "/contributions/{proposal}/", 200, (302,), (404,)),
     Route("get", "/contributions/{proposal}/edit/", 200, (302,), (404,)),
@@ -234,7 +237,15 @@ def world(alice, bob, charlie, media_root):
         },
     )
     scan.image.save("scan.webp", ContentFile(picture_bytes("PNG", (60, 60))))
+    reading = Scan.objects.create(
+        user=alice,
+        purpose=Scan.Purpose.PROPOSAL,
+        card=Card.objects.get(code="五道·001"),
+        status=Scan.Status.DONE,
+        result={"facts": {"text": {"value": SECRET, "confidence": 0.95}}},
+    )
     return {
+        "reading": reading.pk,
         "scan": scan.pk,
         "proposal": proposal.pk,
         "cardchange": CardChange.objects.get(card__code="五道·002").pk,

@@ -12,7 +12,7 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from collection.models import Scan
+from catalog.models import Scan
 from events.models import Event
 from tests.support.deck_helpers import make_deck
 
@@ -63,6 +63,7 @@ FORMS: dict[str, list[str]] = {
     "/collection/cards/YXJQ-003/": ["action", "quantity", "foil_quantity", "next", "compact"],
     "/collection/wanted/YXJQ-003/": ["wanted"],
     "/collection/import/": ["confirm", "mode"],
+    "/cards/五道·001/propose/read/": ["photo"],
     "/collection/scan/{scan}/": ["card_0", "add_0", "foil_0", "card_1", "add_1", "foil_1"],
     "/accounts/sharing/": ["action", "next"],
     "/events/": ["name", "format", "deadline", "starts_on"],

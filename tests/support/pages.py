@@ -1,7 +1,8 @@
 """Every page of the site, for the harnesses that walk them all (languages, layout and axe).
 A new page joins one of these lists. Placeholders: {deck}, {event}, {check} (a deck check of it), {token} (the owner's),
 {proposal} (the owner's, open), {review} (another player's, for the owner to review: the owner
-is a curator), {scan} (the owner's photo of two cards, read)."""
+is a curator), {scan} (the owner's photo of two cards, read), {reading} (the owner's photo of a card's face, read
+for a proposal)."""
 
 from __future__ import annotations
 
@@ -66,6 +67,7 @@ PRIVATE = [
     "/accounts/delete/",
     "/e/{token}/",
     "/cards/五道·001/propose/",
+    "/cards/五道·001/propose/?scan={reading}",
     "/contributions/",
     "/contributions/{proposal}/",
     "/contributions/{proposal}/edit/",
@@ -101,7 +103,13 @@ def scanned(owner: Any) -> dict[str, int]:
 
     photo = io.BytesIO(spread([card_face("YXJQ-004", "羽林內醫"), card_face("WJ-001", "劉備")], columns=2, seed=2))
     photo.name = "cards.jpg"
-    return {"scan": scans.start(owner, photo).pk}
+    from catalog.models import Card, Scan
+
+    facts = {"text": {"value": "登場時，摸一張牌。", "confidence": 0.95}, "cost": {"value": "2", "confidence": 0.5}}
+    reading = Scan.objects.create(
+        user=owner, purpose="proposal", card=Card.objects.get(code="五道·001"), status="done", result={"facts": facts}
+    )
+    return {"scan": scans.start(owner, photo).pk, "reading": reading.pk}
 
 
 def contributions(owner: Any) -> dict[str, int]:

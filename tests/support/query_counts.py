@@ -19,8 +19,7 @@ from django.utils import timezone
 
 from catalog.images import pictures_for
 from catalog.lookup import catalog_index
-from catalog.models import Card, CardChange
-from collection.models import Scan
+from catalog.models import Card, CardChange, Scan
 from collection.services import set_counts
 from contributions.models import Proposal
 from decks.data import DeckData

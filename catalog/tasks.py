@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 from django_tasks import task
 
-from collection.models import Scan
+from catalog.models import Scan
 
 # What the owner reads when a photo could not be read at all.
 FAILED = "The photo could not be read."
@@ -19,8 +19,9 @@ FAILED = "The photo could not be read."
 def read_scan(scan_id: int) -> str:
     """Read one scan's photo: the cards found in it, kept on the scan (never inside a lock: the
     row is marked running, then read, then written)."""
-    from collection.scans import as_result, catalogue_refs
+    from catalog.scans import as_result, catalogue_refs
     from scanning import find_cards
+    from scanning.facts import read_facts
     from scanning.reader import read_bytes
 
     with transaction.atomic():
@@ -32,7 +33,11 @@ def read_scan(scan_id: int) -> str:
     try:
         with scan.image.open("rb") as photo:
             lines = read_bytes(photo.read())
-        result, status, error = as_result(find_cards(lines, catalogue_refs())), Scan.Status.DONE, ""
+        reading = find_cards(lines, catalogue_refs())
+        result, status, error = as_result(reading), Scan.Status.DONE, ""
+        if scan.purpose == Scan.Purpose.PROPOSAL:  # one card's face: what it prints
+            read = read_facts(lines, reading)
+            result["facts"] = {name: {"value": f.value, "confidence": f.confidence} for name, f in read.items()}
     except Exception as exc:  # any failure is the scan's, said to its owner: never a row stuck running
         result, status, error = {}, Scan.Status.FAILED, f"{FAILED} ({type(exc).__name__})"
     Scan.objects.filter(pk=scan_id).update(status=status, result=result, error=error, finished_at=timezone.now())

@@ -9,7 +9,7 @@ from typing import Any
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
-from collection.models import SCAN_KEEP_DAYS, Scan
+from catalog.models import SCAN_KEEP_DAYS, Scan
 
 
 class Command(BaseCommand):

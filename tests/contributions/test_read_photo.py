@@ -1,0 +1,86 @@
+"""Completing a card by photo: the photo of the card's face is read in the background, the
+proposal form comes back filled with what was read surely enough (marked, to check), and the
+photo is attached as the proposal's evidence."""
+
+from __future__ import annotations
+
+from urllib.parse import unquote
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+
+from catalog.models import Scan
+from contributions.models import Proposal
+from tests.support.card_photos import as_photo, card_face
+from tests.support.contribution_helpers import WD_CARD
+
+pytestmark = pytest.mark.django_db
+PROPOSE = f"/cards/{WD_CARD}/propose/"
+
+
+def _face_photo() -> SimpleUploadedFile:
+    face = card_face(WD_CARD, "鄉勇", "登場時，摸一張牌。", 2)
+    return SimpleUploadedFile("face.jpg", as_photo(face, seed=4, angle=3, blur=0.5, scale=0.9), "image/jpeg")
+
+
+def test_a_photo_fills_the_form_and_becomes_the_proposals_evidence(
+    alice, alice_client: Client, media_root, english
+) -> None:
+    sent = alice_client.post(f"{PROPOSE}read/", {"photo": _face_photo()})
+    scan = Scan.objects.get(user=alice)
+    assert sent.status_code == 302 and unquote(sent["Location"]) == f"{PROPOSE}?scan={scan.pk}"
+    assert scan.purpose == "proposal" and scan.card.code == WD_CARD and scan.status == "done"
+    page = alice_client.get(sent["Location"]).content.decode()
+    assert "read from your photo: check it" in page
+    assert "登場時，摸一張牌。" in page and 'name="scan"' in page
+    form = {"scan": str(scan.pk), "text": "登場時，摸一張牌。", "cost": "2", "note": "my copy"}
+    saved = alice_client.post(PROPOSE, form)
+    assert saved.status_code == 302
+    proposal = Proposal.objects.get(author=alice)
+    assert proposal.facts["text"] == "登場時，摸一張牌。" and proposal.facts["cost"] == 2
+    assert [p.side for p in proposal.photos.all()] == ["front"]  # the photo read is the evidence
+
+
+def test_another_users_or_another_cards_photo_is_not_found(
+    alice, bob_client: Client, alice_client: Client, media_root
+) -> None:
+    alice_client.post(f"{PROPOSE}read/", {"photo": _face_photo()})
+    scan = Scan.objects.get(user=alice)
+    assert bob_client.get(f"{PROPOSE}?scan={scan.pk}").status_code == 404
+    assert alice_client.get(f"/cards/五道·002/propose/?scan={scan.pk}").status_code == 404
+    assert alice_client.get(f"{PROPOSE}?scan=x").status_code == 404
+    assert alice_client.get(f"{PROPOSE}?scan=1%00").status_code == 400  # NUL bytes: refused at the door
+
+
+def test_a_photo_being_read_shows_its_progress_and_a_bad_file_a_message(alice, alice_client: Client, english) -> None:
+    from catalog.models import Card
+
+    scan = Scan.objects.create(user=alice, purpose="proposal", card=Card.objects.get(code=WD_CARD))
+    page = alice_client.get(f"{PROPOSE}?scan={scan.pk}").content.decode()
+    assert '<meta http-equiv="refresh" content="3">' in page and 'hx-trigger="every 2s"' in page
+    poll = alice_client.get(f"{PROPOSE}?scan={scan.pk}", HTTP_HX_REQUEST="true")
+    assert 'id="reading"' in poll.content.decode()
+    Scan.objects.filter(pk=scan.pk).update(status="done", result={"cards": [], "unmatched": [], "facts": {}})
+    assert alice_client.get(f"{PROPOSE}?scan={scan.pk}", HTTP_HX_REQUEST="true")["HX-Refresh"] == "true"
+    garbage = SimpleUploadedFile("x.jpg", b"\x00nope" * 50, "image/jpeg")
+    refused = alice_client.post(f"{PROPOSE}read/", {"photo": garbage})
+    assert refused.status_code == 400 and "Only JPEG, PNG and WebP images are accepted." in refused.content.decode()
+    assert alice_client.post(f"{PROPOSE}read/", {}).status_code == 400
+
+
+def test_a_reading_below_the_gate_is_a_hint_not_a_value(alice, alice_client: Client, english) -> None:
+    from catalog.models import Card
+
+    facts = {"text": {"value": "造成2贴售害", "confidence": 0.6}, "cost": {"value": "3", "confidence": 0.97}}
+    scan = Scan.objects.create(
+        user=alice, purpose="proposal", card=Card.objects.get(code=WD_CARD), status="done", result={"facts": facts}
+    )
+    page = alice_client.get(f"{PROPOSE}?scan={scan.pk}").content.decode()
+    assert "Read from your photo, not surely:" in page and "造成2贴售害" in page
+    text_box = page.split('name="text"', 1)[1].split("</textarea>", 1)[0]
+    assert "造成2贴售害" not in text_box  # not put in the field
+    assert (
+        'value="3"'
+        in page.split('name="cost"', 1)[0].rsplit("<input", 1)[1] + page.split('name="cost"', 1)[1].split(">", 1)[0]
+    )
