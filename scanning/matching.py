@@ -155,10 +155,13 @@ def find_cards(lines: Iterable[TextLine], cards: Sequence[CardRef]) -> Reading:
     found = by_codes
     for line, names in by_names:
         code, similarity = names[0]
-        confidence = similarity * line.score * 0.95
+        # Cards that share a name (a general and its awakened form): the name alone cannot tell
+        # them apart, a code beside it can; alone, it is never shown as sure.
+        tied = {c for c, s in names if s >= similarity - 1e-9}
+        confidence = similarity * line.score * (0.95 if len(tied) == 1 else 0.8)
         alternatives = [(c, round(s * line.score * 0.95, 3)) for c, s in names[1:4]]
         near = [f for f in found if f.by_code and not f.by_name and _apart(f.box, line.box) <= reach]
-        same = [f for f in near if f.card == code]
+        same = [f for f in near if f.card in tied]
         if same:  # the name and the code of one card: surer together
             card = min(same, key=lambda f: _apart(f.box, line.box))
             card.confidence = min(0.995, max(card.confidence, confidence) + 0.02)

@@ -104,3 +104,11 @@ def test_the_facts_of_one_cards_face_are_its_text_and_its_cost() -> None:
     assert facts["text"].value == "登場時，摸一張牌。造成2點傷害" and facts["text"].confidence == 0.91
     assert facts["cost"].value == "2"
     assert read_facts([], find_cards([], CARDS)) == {}
+
+
+def test_a_name_two_cards_share_is_told_apart_by_the_code_beside_it() -> None:
+    cards = [*CARDS, CardRef("WJ-005", "董卓", "董卓"), CardRef("YCWJ-007", "董卓", "董卓")]
+    (found,) = find_cards([TextLine("董卓", (20, 20, 120, 60)), TextLine("YCWJ-007", (30, 520, 170, 550))], cards).cards
+    assert found.card == "YCWJ-007" and found.by_name and found.by_code
+    (alone,) = find_cards([TextLine("董卓", (20, 20, 120, 60))], cards).cards
+    assert alone.confidence < 0.9 and {c for c, _ in alone.alternatives} | {alone.card} == {"WJ-005", "YCWJ-007"}
