@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import re
-
 import gzip
 import json
+import re
 
 import pytest
 from django.core.cache import cache
