@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from catalog.facts import FACTS
 from catalog.vocab import TIER_RANK, Tier
@@ -405,6 +405,13 @@ class Scan(models.Model):
 
     def __str__(self) -> str:
         return f"scan {self.pk} ({self.status})"
+
+    @property
+    def error_message(self) -> str:
+        """Why the photo was not read, in the reader's language ("" when it was)."""
+        if not self.error:
+            return ""
+        return gettext("This photo could not be read. Try another, in more light, with the names and codes in focus.")
 
     @property
     def applied(self) -> bool:

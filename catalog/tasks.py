@@ -11,8 +11,9 @@ from django_tasks import task
 
 from catalog.models import Scan
 
-# What the owner reads when a photo could not be read at all.
-FAILED = "The photo could not be read."
+# Kept on a scan that could not be read (with what failed, for whoever looks into it); its owner
+# reads Scan.error_message, in their language.
+FAILED = "unreadable"
 
 
 @task()
@@ -39,6 +40,6 @@ def read_scan(scan_id: int) -> str:
             read = read_facts(lines, reading)
             result["facts"] = {name: {"value": f.value, "confidence": f.confidence} for name, f in read.items()}
     except Exception as exc:  # any failure is the scan's, said to its owner: never a row stuck running
-        result, status, error = {}, Scan.Status.FAILED, f"{FAILED} ({type(exc).__name__})"
+        result, status, error = {}, Scan.Status.FAILED, f"{FAILED}: {type(exc).__name__}"
     Scan.objects.filter(pk=scan_id).update(status=status, result=result, error=error, finished_at=timezone.now())
     return str(status)

@@ -188,7 +188,9 @@ class ScanOutputSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=Scan.Status.values)
     cards = ScanCardSerializer(many=True, source="result.cards", default=list)
     unmatched = ScanUnmatchedSerializer(many=True, source="result.unmatched", default=list)
-    error = serializers.CharField()
+    error = serializers.CharField(
+        source="error_message", help_text="Why the photo could not be read, in the reader's language"
+    )
     created = serializers.DateTimeField()
     applied = serializers.BooleanField(help_text="Its cards were added to the collection")
 

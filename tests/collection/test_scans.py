@@ -85,6 +85,7 @@ def test_at_most_ten_photos_wait_at_once(alice, alice_client: Client) -> None:
 
 
 def test_a_reading_that_fails_says_so_and_nothing_is_stuck(alice_client: Client, monkeypatch) -> None:
+    """In the reader's language (here the default, Traditional); what failed is kept for us."""
     import scanning.reader
 
     def broken(data: bytes) -> list:
@@ -93,7 +94,8 @@ def test_a_reading_that_fails_says_so_and_nothing_is_stuck(alice_client: Client,
     monkeypatch.setattr(scanning.reader, "read_bytes", broken)
     scan = _send(alice_client, _photo("YXJQ-003")).json()
     answer = alice_client.get(f"/api/scans/{scan['id']}/").json()
-    assert answer["status"] == "failed" and "could not be read" in answer["error"] and answer["cards"] == []
+    assert answer["status"] == "failed" and "這張照片無法辨識" in answer["error"] and answer["cards"] == []
+    assert Scan.objects.get(pk=scan["id"]).error == "unreadable: RuntimeError"
     assert (
         alice_client.post(f"/api/scans/{scan['id']}/apply/", {"cards": []}, content_type="application/json").status_code
         == 409
