@@ -364,7 +364,7 @@ SCAN_KEEP_DAYS = 30
 
 class ScanQuerySet(models.QuerySet["Scan"]):
     def waiting(self) -> ScanQuerySet:
-        return self.filter(status__in=[Scan.Status.QUEUED, Scan.Status.RUNNING])
+        return self.filter(status__in=Scan.WAITING)
 
 
 class Scan(models.Model):
@@ -381,6 +381,9 @@ class Scan(models.Model):
         RUNNING = "running", gettext_lazy("being read")
         DONE = "done", gettext_lazy("read")
         FAILED = "failed", gettext_lazy("could not be read")
+
+    # Not read yet: still to wait for.
+    WAITING = (Status.QUEUED, Status.RUNNING)
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="scans")
     purpose = models.CharField(max_length=10, choices=Purpose.choices, default=Purpose.COLLECTION)
@@ -405,6 +408,10 @@ class Scan(models.Model):
 
     def __str__(self) -> str:
         return f"scan {self.pk} ({self.status})"
+
+    @property
+    def is_waiting(self) -> bool:
+        return self.status in self.WAITING
 
     @property
     def error_message(self) -> str:

@@ -16,6 +16,7 @@ from PIL import Image
 
 from catalog.lookup import catalog_index
 from catalog.models import Card, Scan
+from catalog.scan_pages import progress_answer
 from catalog.textkeys import to_simplified
 from collection import scans
 from collection.forms import ScanApplyForm, ScanUploadForm
@@ -89,13 +90,10 @@ def scan_detail(request: AuthedRequest, scan_id: int) -> HttpResponse:
         else:
             messages.success(request, ngettext("%(n)d copy added.", "%(n)d copies added.", added) % {"n": added})
             return redirect("collection:history")
-    waiting = scan.status in (Scan.Status.QUEUED, Scan.Status.RUNNING)
-    if request.htmx and request.method == "GET":
-        # the progress polls: the same progress while the photo is read, then the whole page
-        if not waiting:
-            return HttpResponse(headers={"HX-Refresh": "true"})
-        return render(request, "collection/_scan_progress.html", {"scan": scan})
-    context = {"scan": scan, "form": form, "sure": SURE, "waiting": waiting}
+    polled = progress_answer(request, scan)
+    if polled is not None:
+        return polled
+    context = {"scan": scan, "form": form, "sure": SURE, "waiting": scan.is_waiting}
     return render(request, "collection/scan_detail.html", context, status=400 if form.errors else 200)
 
 

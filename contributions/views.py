@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 from catalog import facts
 from catalog import scans as readings
 from catalog.models import Card, Scan
+from catalog.scan_pages import progress_answer
 from contributions import services
 from contributions.context import CONTRIBUTOR
 from contributions.forms import ProposalForm
@@ -100,14 +101,9 @@ def _read_values(scan: Scan | None, form_fields: Any) -> tuple[dict[str, str], d
 def propose(request: HtmxHttpRequest, code: str) -> HttpResponse:
     card = _card(code)
     reading = _my_reading(request, card, request.POST.get("scan") or request.GET.get("scan"))
-    waiting = reading is not None and reading.status in (Scan.Status.QUEUED, Scan.Status.RUNNING)
-    if request.htmx and request.method == "GET" and reading is not None:
-        # the progress polls: the page again once the photo is read
-        return (
-            HttpResponse(headers={"HX-Refresh": "true"})
-            if not waiting
-            else render(request, "contributions/_reading.html", {"card": card, "reading": reading})
-        )
+    polled = progress_answer(request, reading) if reading is not None else None
+    if polled is not None:
+        return polled
     posted = request.method == "POST"
     form = ProposalForm(card, request.POST if posted else None, request.FILES if posted else None)
     prefilled, hints = _read_values(reading, form.fields)
@@ -125,7 +121,7 @@ def propose(request: HtmxHttpRequest, code: str) -> HttpResponse:
         "form": form,
         "max_open": MAX_OPEN,
         "reading": reading,
-        "waiting": waiting,
+        "waiting": reading is not None and reading.is_waiting,
         "read_fields": set(prefilled),
         "read_hints": hints,
     }

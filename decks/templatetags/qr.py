@@ -12,4 +12,4 @@ register = template.Library()
 def qr(text: str) -> SafeString | str:
     """A QR code of `text` (a deck code on its registration sheet: a photo of the printed sheet
     is read exactly)."""
-    return qr_svg(text, "QR") if text else ""
+    return qr_svg(text) if text else ""

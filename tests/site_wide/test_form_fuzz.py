@@ -64,6 +64,7 @@ FORMS: dict[str, list[str]] = {
     "/collection/wanted/YXJQ-003/": ["wanted"],
     "/collection/import/": ["confirm", "mode"],
     "/cards/五道·001/propose/read/": ["photo"],
+    "/collection/scan/": ["photos"],
     "/collection/scan/{scan}/": ["card_0", "add_0", "foil_0", "card_1", "add_1", "foil_1"],
     "/accounts/sharing/": ["action", "next"],
     "/events/": ["name", "format", "deadline", "starts_on"],

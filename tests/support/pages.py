@@ -44,6 +44,7 @@ PUBLIC = [
 PRIVATE = [
     "/cards/?sort=name",  # the catalogue signed in: my counts on every row
     "/collection/",
+    "/collection/?short=1",  # the cards built decks take that I do not own
     "/collection/completion/",
     "/collection/trade/",
     "/collection/history/",
