@@ -12,6 +12,7 @@ import csv
 import io
 from dataclasses import dataclass, field
 from typing import Any
+from uuid import uuid4
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
@@ -230,6 +231,7 @@ def apply_plan(user: Any, plan: ImportPlan) -> int:
             for e in CollectionEntry.objects.select_for_update().filter(user=user, card_id__in=pks.values())
         }
         new, changed, history = [], [], []
+        batch = uuid4()  # the whole file: one history entry
         for change in plan.changes:
             card_id = pks[change.code]
             entry = entries.get(card_id)
@@ -252,7 +254,8 @@ def apply_plan(user: Any, plan: ImportPlan) -> int:
                     quantity_after=change.quantity_after,
                     foil_before=change.foil_before,
                     foil_after=change.foil_after,
-                    source="import",
+                    source=CollectionChange.Source.IMPORT,
+                    batch=batch,
                 )
             )
         try:

@@ -6,6 +6,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy
 
 from catalog.models import Card
 
@@ -46,7 +47,16 @@ class CollectionEntry(models.Model):
 
 
 class CollectionChange(models.Model):
-    """One change of a count: who, when, which card, before and after. Undo applies the reverse."""
+    """One change of a count: who, when, which card, before and after. Undo applies the reverse.
+    The changes made in one step (the cards of a photo, an imported file, their undo) share a
+    `batch`: one history entry, undone together."""
+
+    class Source(models.TextChoices):
+        WEB = "web", gettext_lazy("this site")
+        API = "api", gettext_lazy("API")
+        IMPORT = "import", gettext_lazy("CSV import")
+        SCAN = "scan", gettext_lazy("photo")
+        UNDO = "undo", gettext_lazy("undo")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="collection_changes")
     card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="+")
@@ -55,8 +65,9 @@ class CollectionChange(models.Model):
     quantity_after = models.PositiveIntegerField()
     foil_before = models.PositiveIntegerField()
     foil_after = models.PositiveIntegerField()
-    source = models.CharField(max_length=12, default="web")  # web, api, import, undo
+    source = models.CharField(max_length=12, choices=Source.choices, default=Source.WEB)
     undone = models.BooleanField(default=False)
+    batch = models.UUIDField(null=True, blank=True, editable=False, db_index=True)
 
     class Meta:
         ordering = ["-at", "-id"]

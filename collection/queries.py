@@ -14,7 +14,7 @@ from django.db.models.functions import Coalesce
 
 from catalog.models import Card, CardQuerySet, CardSet
 from catalog.vocab import Tier
-from collection.models import AllocatedCard, CollectionEntry, WishlistEntry
+from collection.models import AllocatedCard, CollectionChange, CollectionEntry, WishlistEntry
 from rules_check.formats import playset_size
 
 
@@ -190,3 +190,35 @@ def totals(user: Any) -> dict[str, int]:
         cards=Count("id"), copies=Coalesce(Sum("quantity"), 0), foils=Coalesce(Sum("foil_quantity"), 0)
     )
     return {"cards": agg["cards"], "copies": agg["copies"], "foils": agg["foils"]}
+
+
+@dataclass
+class HistoryEntry:
+    """One line of the history: one change, or the changes of one step (a photo, a file)."""
+
+    changes: list[CollectionChange]
+
+    @property
+    def first(self) -> CollectionChange:
+        return self.changes[0]
+
+    @property
+    def copies(self) -> int:
+        """Copies added (negative: taken away) by this step, foil included."""
+        return sum(c.quantity_after - c.quantity_before + c.foil_after - c.foil_before for c in self.changes)
+
+
+def history(user: Any, limit: int = 200) -> list[HistoryEntry]:
+    """The user's latest changes, newest first, the changes of one step as one entry: one query."""
+    entries: list[HistoryEntry] = []
+    by_batch: dict[Any, HistoryEntry] = {}
+    for change in CollectionChange.objects.filter(user=user).select_related("card")[:limit]:
+        entry = by_batch.get(change.batch) if change.batch else None
+        if entry is None:
+            entry = HistoryEntry([change])
+            entries.append(entry)
+            if change.batch:
+                by_batch[change.batch] = entry
+        else:
+            entry.changes.append(change)
+    return entries

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import IO, Any
+from uuid import uuid4
 
 from django.db import transaction
 from django.utils import timezone
@@ -13,6 +14,7 @@ from django.utils.translation import gettext as _
 from catalog import scans as readings
 from catalog.models import Card, Scan
 from catalog.scans import ScanError
+from collection.models import CollectionChange
 from collection.services import CountError, change_counts
 
 __all__ = ["Addition", "ScanError", "apply", "start"]
@@ -31,12 +33,15 @@ class Addition:
 
 
 def apply(user: Any, scan_id: int, additions: list[Addition]) -> int:
-    """The copies the owner checked, added to their collection at once (a history entry a card,
-    each undoable); a scan is applied once. Returns how many copies were added."""
+    """The copies the owner checked, added to their collection at once (one history entry,
+    undone as one); a scan is applied once. Returns how many copies were added."""
+    batch = uuid4()
     with transaction.atomic():
-        scan = Scan.objects.select_for_update().filter(pk=scan_id, user=user, purpose=Scan.Purpose.COLLECTION).first()
+        scan = Scan.objects.select_for_update().filter(pk=scan_id, user=user).first()
         if scan is None:
             raise ScanError(_("No such scan."), status=404)
+        if scan.purpose != Scan.Purpose.COLLECTION:
+            raise ScanError(_("This photo was sent to complete a card, not to count your cards."), status=409)
         if scan.status != Scan.Status.DONE:
             raise ScanError(_("This photo has not been read yet."), status=409)
         if scan.applied_at is not None:
@@ -44,7 +49,14 @@ def apply(user: Any, scan_id: int, additions: list[Addition]) -> int:
         for addition in additions:
             if addition.add or addition.add_foil:
                 try:
-                    change_counts(user, addition.card, add=addition.add, add_foil=addition.add_foil, source="scan")
+                    change_counts(
+                        user,
+                        addition.card,
+                        add=addition.add,
+                        add_foil=addition.add_foil,
+                        source=CollectionChange.Source.SCAN,
+                        batch=batch,
+                    )
                 except CountError as exc:  # nothing of this scan is added
                     raise ScanError(str(exc)) from None
         scan.applied_at = timezone.now()

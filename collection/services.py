@@ -4,6 +4,7 @@ recorded, and increments happen in the database (F()) so concurrent "+1"s never 
 from __future__ import annotations
 
 from typing import Any
+from uuid import UUID, uuid4
 
 from django.db import transaction
 from django.db.models import F
@@ -43,8 +44,11 @@ def _check_delta(value: Any, what: str) -> int:
     return value
 
 
-def _record(entry: CollectionEntry, quantity_before: int, foil_before: int, source: str) -> CollectionChange:
+def _record(
+    entry: CollectionEntry, quantity_before: int, foil_before: int, source: str, batch: UUID | None = None
+) -> CollectionChange:
     return CollectionChange.objects.create(
+        batch=batch,
         user_id=entry.user_id,
         card_id=entry.card_id,
         quantity_before=quantity_before,
@@ -55,8 +59,11 @@ def _record(entry: CollectionEntry, quantity_before: int, foil_before: int, sour
     )
 
 
-def change_counts(user: Any, card: Card, *, add: int = 0, add_foil: int = 0, source: str = "web") -> CollectionEntry:
-    """Add (or, negative, take away) copies. Refused whole if either count would leave 0..9,999."""
+def change_counts(
+    user: Any, card: Card, *, add: int = 0, add_foil: int = 0, source: str = "web", batch: UUID | None = None
+) -> CollectionEntry:
+    """Add (or, negative, take away) copies. Refused whole if either count would leave 0..9,999.
+    Changes of one step share a `batch` (one history entry)."""
     add, add_foil = _check_delta(add, "add"), _check_delta(add_foil, "add_foil")
     with transaction.atomic():
         entry, _created = CollectionEntry.objects.get_or_create(user=user, card=card)
@@ -75,7 +82,7 @@ def change_counts(user: Any, card: Card, *, add: int = 0, add_foil: int = 0, sou
                 % {"code": card.code, "quantity": entry.quantity, "foil": entry.foil_quantity, "max": f"{MAX_COPIES:,}"}
             )
         if add or add_foil:
-            _record(entry, entry.quantity - add, entry.foil_quantity - add_foil, source)
+            _record(entry, entry.quantity - add, entry.foil_quantity - add_foil, source, batch)
     return entry
 
 
@@ -101,23 +108,31 @@ def set_counts(
     return entry
 
 
-def undo_change(user: Any, change_id: int) -> CollectionEntry:
-    """Reverse one recorded change (as a new change of its own). Only the owner's changes exist
-    for them: another user's id is a 404."""
+def undo_change(user: Any, change_id: int) -> list[CollectionEntry]:
+    """Reverse one history entry (as a new entry of its own): one change, or every change of its
+    batch at once, all or nothing. Only the owner's changes exist for them: another user's id is
+    a 404."""
     with transaction.atomic():
         change = get_object_or_404(CollectionChange.objects.select_for_update(), pk=change_id, user=user)
-        if change.undone:
+        steps = [change]
+        if change.batch is not None:
+            steps = list(CollectionChange.objects.select_for_update().filter(user=user, batch=change.batch))
+        if any(step.undone for step in steps):
             raise CountError(_("This change was already undone."))
-        entry = change_counts(
-            user,
-            change.card,
-            add=change.quantity_before - change.quantity_after,
-            add_foil=change.foil_before - change.foil_after,
-            source="undo",
-        )
-        change.undone = True
-        change.save(update_fields=["undone"])
-    return entry
+        batch = uuid4() if len(steps) > 1 else None
+        entries = [
+            change_counts(
+                user,
+                step.card,
+                add=step.quantity_before - step.quantity_after,
+                add_foil=step.foil_before - step.foil_after,
+                source=CollectionChange.Source.UNDO,
+                batch=batch,
+            )
+            for step in steps
+        ]
+        CollectionChange.objects.filter(pk__in=[step.pk for step in steps]).update(undone=True)
+    return entries
 
 
 def set_wanted(user: Any, card: Card, wanted: int) -> WishlistEntry | None:

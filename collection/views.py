@@ -166,29 +166,38 @@ def shared(request: HtmxHttpRequest, token: str) -> HttpResponse:
 
 @login_required
 def history(request: AuthedRequest) -> HttpResponse:
-    changes = CollectionChange.objects.filter(user=request.user).select_related("card")[:200]
-    return render(request, "collection/history.html", {"changes": changes})
+    return render(request, "collection/history.html", {"entries": queries.history(request.user)})
+
+
+def _undo_question(change: CollectionChange) -> str:
+    if change.batch is not None:
+        steps = CollectionChange.objects.filter(user=change.user_id, batch=change.batch).count()
+        return ngettext(
+            "The %(n)d card changed in this step goes back to its count before it.",
+            "The %(n)d cards changed in this step go back to their counts before it.",
+            steps,
+        ) % {"n": steps}
+    return ngettext(
+        "%(code)s goes back from %(after)d to %(before)d copy (%(foil_after)d to %(foil_before)d foil).",
+        "%(code)s goes back from %(after)d to %(before)d copies (%(foil_after)d to %(foil_before)d foil).",
+        change.quantity_before,
+    ) % {
+        "code": change.card.code,
+        "after": change.quantity_after,
+        "before": change.quantity_before,
+        "foil_after": change.foil_after,
+        "foil_before": change.foil_before,
+    }
 
 
 @login_required
 @require_POST
 def undo(request: AuthedRequest, change_id: int) -> HttpResponse:
-    change = get_object_or_404(CollectionChange, pk=change_id, user=request.user)
+    change = get_object_or_404(CollectionChange.objects.select_related("card"), pk=change_id, user=request.user)
     asked = unless_confirmed(
         request,
         title=_("Undo this change?"),
-        message=ngettext(
-            "%(code)s goes back from %(after)d to %(before)d copy (%(foil_after)d to %(foil_before)d foil).",
-            "%(code)s goes back from %(after)d to %(before)d copies (%(foil_after)d to %(foil_before)d foil).",
-            change.quantity_before,
-        )
-        % {
-            "code": change.card.code,
-            "after": change.quantity_after,
-            "before": change.quantity_before,
-            "foil_after": change.foil_after,
-            "foil_before": change.foil_before,
-        },
+        message=_undo_question(change),
         button=_("Undo"),
         back=reverse("collection:history"),
     )

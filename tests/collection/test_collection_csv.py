@@ -61,6 +61,12 @@ def test_round_trip_through_a_file(alice_client: Client, alice, bob_client: Clie
     assert bob_client.post("/collection/import/", {"confirm": "1"}).status_code == 302
     assert snapshot(bob) == snapshot(alice)
     assert CollectionChange.objects.filter(user=bob, source="import").count() == 4
+    # The file is one history entry, undone as one.
+    (batch,) = set(CollectionChange.objects.filter(user=bob).values_list("batch", flat=True))
+    entry = CollectionChange.objects.filter(user=bob).first()
+    assert batch is not None and entry.batch == batch
+    assert bob_client.post(f"/collection/history/{entry.pk}/undo/", {"confirm": "yes"}).status_code == 302
+    assert snapshot(bob) == {}
 
 
 def test_import_reads_columns_by_header_name_and_accepts_names_in_either_script(alice) -> None:

@@ -141,3 +141,36 @@ def test_photos_are_deleted_thirty_days_after_their_scan(alice_client: Client, m
     assert Scan.objects.get(pk=old).result["cards"]  # what was found stays
     kept = Scan.objects.get(pk=new).image
     assert kept.storage.exists(kept.name)
+
+
+def test_the_cards_of_a_photo_are_one_history_entry_undone_as_one(alice, alice_client: Client, english) -> None:
+    alice_client.post("/collection/cards/YXJQ-004/", {"action": "inc"})  # before the photo: stays
+    scan = _send(alice_client, _photo("YXJQ-004", "WJ-001")).json()
+    body = {"cards": [{"card": "YXJQ-004", "add": 2}, {"card": "WJ-001", "add": 1, "add_foil": 1}]}
+    alice_client.post(f"/api/scans/{scan['id']}/apply/", body, content_type="application/json")
+    page = alice_client.get("/collection/history/").content.decode()
+    assert page.count("<details>") == 1 and "2 cards" in page and "(4 copies)" in page and "photo" in page
+    assert page.count(">Undo</button>") == 2  # the photo's entry and the +1 before it
+    entry = CollectionChange.objects.filter(user=alice, source="scan").first()
+    asked = alice_client.post(f"/collection/history/{entry.pk}/undo/").content.decode()
+    assert "The 2 cards changed in this step go back to their counts before it." in asked
+    assert alice_client.post(f"/collection/history/{entry.pk}/undo/", {"confirm": "yes"}).status_code == 302
+    owned = {e.card.code: (e.quantity, e.foil_quantity) for e in CollectionEntry.objects.filter(user=alice)}
+    assert owned == {"YXJQ-004": (1, 0), "WJ-001": (0, 0)}
+    assert CollectionChange.objects.filter(user=alice, source="scan", undone=True).count() == 2
+    undo = list(CollectionChange.objects.filter(user=alice, source="undo"))
+    assert len(undo) == 2 and undo[0].batch == undo[1].batch is not None  # the undo: one entry too
+    again = alice_client.post(f"/collection/history/{entry.pk}/undo/", {"confirm": "yes"})
+    assert again.status_code == 400
+
+
+def test_a_step_is_undone_whole_or_not_at_all(alice, alice_client: Client) -> None:
+    scan = _send(alice_client, _photo("YXJQ-004", "WJ-001")).json()
+    body = {"cards": [{"card": "YXJQ-004", "add": 2}, {"card": "WJ-001", "add": 1}]}
+    alice_client.post(f"/api/scans/{scan['id']}/apply/", body, content_type="application/json")
+    alice_client.post("/collection/cards/WJ-001/", {"action": "set", "quantity": "0"})  # sold since
+    entry = CollectionChange.objects.filter(user=alice, source="scan").first()
+    assert alice_client.post(f"/collection/history/{entry.pk}/undo/", {"confirm": "yes"}).status_code == 400
+    owned = {e.card.code: e.quantity for e in CollectionEntry.objects.filter(user=alice)}
+    assert owned == {"YXJQ-004": 2, "WJ-001": 0}  # nothing of the step was undone
+    assert not CollectionChange.objects.filter(user=alice, source="scan", undone=True).exists()
