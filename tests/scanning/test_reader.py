@@ -13,7 +13,8 @@ import pytest
 from catalog.models import Card
 from scanning import CardRef, find_cards, reader
 from scanning.reader import model_files, read_bytes
-from tests.support.card_photos import FONT, as_photo, card_face, spread
+from tests.support.card_photos import as_photo, card_face, spread
+from webutil.glyphs import FONT
 
 pytestmark = pytest.mark.django_db
 

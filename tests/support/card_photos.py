@@ -6,26 +6,36 @@ from __future__ import annotations
 
 import io
 import random
-from functools import lru_cache
-from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFilter, ImageFont
+from PIL import Image, ImageDraw, ImageFilter
 
-FONT = Path(__file__).resolve().parents[2] / "static" / "fonts" / "NotoSansCJKtc-Zongheng.otf"
+from webutil.glyphs import font
+
 SIZE = (500, 700)
-
-
-@lru_cache(maxsize=8)
-def font(size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(str(FONT), size)
 
 
 def _wrapped(text: str, width: int) -> list[str]:
     return [text[i : i + width] for i in range(0, len(text), width)] or [""]
 
 
-def card_face(code: str, name: str, text: str = "", cost: int | None = None) -> Image.Image:
-    """One card face, upright and sharp."""
+def _figure(draw: ImageDraw.ImageDraw, centre: tuple[int, int], value: int, colour: str) -> None:
+    x, y = centre
+    draw.ellipse((x - 32, y - 32, x + 32, y + 32), fill=colour)
+    draw.text(centre, str(value), font=font(36), fill="black", anchor="mm")
+
+
+def card_face(
+    code: str,
+    name: str,
+    text: str = "",
+    cost: int | None = None,
+    *,
+    power: int | None = None,
+    health: int | None = None,
+    life: int | None = None,
+) -> Image.Image:
+    """One card face, upright and sharp: the cost top left; a troop's power bottom left and its
+    health (or a general's life) bottom right."""
     face = Image.new("RGB", SIZE, "#fbf7ee")
     draw = ImageDraw.Draw(face)
     draw.rounded_rectangle((4, 4, SIZE[0] - 5, SIZE[1] - 5), radius=28, outline="#2f5d3a", width=18)
@@ -36,6 +46,10 @@ def card_face(code: str, name: str, text: str = "", cost: int | None = None) -> 
         draw.text((64, 64), str(cost), font=font(36), fill="black", anchor="mm")
     for row, line in enumerate(_wrapped(text, 16)[:8]):
         draw.text((50, 200 + 34 * row), line, font=font(24), fill="#222")
+    if power is not None:
+        _figure(draw, (70, 600), power, "#d99a8a")
+    if health is not None or life is not None:
+        _figure(draw, (SIZE[0] - 70, 600), health if health is not None else life or 0, "#9ac59a")
     draw.text((SIZE[0] // 2, 650), code, font=font(26), fill="#555", anchor="mm")
     return face
 

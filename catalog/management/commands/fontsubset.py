@@ -1,8 +1,11 @@
 """Write the CJK font the site draws pictures with (test photos of cards now, deck images later):
 Noto Sans CJK TC (SIL Open Font License; Debian's fonts-noto-cjk) cut down to the characters the
-site prints: the catalogue in both scripts, the interface in all three languages, ASCII and the
-common punctuation. The font is kept in the repository (static/fonts/, its licence beside it), so
-no machine needs a system font to draw; run this again when the catalogue gains characters.
+site prints: the catalogue in both scripts, the interface in all three languages, ASCII, the
+common punctuation, and the common characters of both scripts that users type in deck names and
+notes (Big5's 5,401 frequently used characters, GB2312's 3,755 of level 1). The font is kept in
+the repository (static/fonts/, its licence beside it), so no machine needs a system font to draw;
+run this again when the catalogue gains characters. A character it lacks is drawn as a
+placeholder (webutil.glyphs).
 
     manage.py fontsubset [--source /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc]
 """
@@ -10,6 +13,7 @@ no machine needs a system font to draw; run this again when the catalogue gains 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,21 +22,41 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from catalog.loading import DATA_FILE
 from catalog.textkeys import to_simplified
+from webutil.glyphs import FONT, PLACEHOLDER
 
 SOURCE = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
 FACE = "Noto Sans CJK TC"
-TARGET = Path(settings.BASE_DIR) / "static" / "fonts" / "NotoSansCJKtc-Zongheng.otf"
-# Shown, in the font's place, for a character it lacks: never dropped.
-PLACEHOLDER = "\u25a1"  # □
+TARGET = FONT
+
+
+def _decoded(encoding: str, first: Iterable[int], second: Sequence[int]) -> set[str]:
+    """The characters of an encoding's two-byte block (lead bytes `first`, trail bytes `second`)."""
+    found = set()
+    for lead in first:
+        for trail in second:
+            try:
+                found.add(bytes((lead, trail)).decode(encoding))
+            except UnicodeDecodeError:
+                continue
+    return found
+
+
+def common_characters() -> set[str]:
+    """Big5's frequently used characters (A440–C67E) and GB2312's level 1 (B0A1–D7F9)."""
+    big5 = _decoded("big5", range(0xA4, 0xC7), [*range(0x40, 0x7F), *range(0xA1, 0xFF)])
+    big5 = {c for c in big5 if c.encode("big5") <= b"\xc6\x7e"}
+    gb2312 = _decoded("gb2312", range(0xB0, 0xD8), range(0xA1, 0xFF))
+    return big5 | gb2312
 
 
 def characters() -> set[str]:
-    """Every character the site prints in pictures: catalogue, interface, ASCII, punctuation."""
+    """Every character the site prints in pictures: catalogue, interface, ASCII, punctuation, and
+    the common characters of both scripts."""
     text = DATA_FILE.read_text(encoding="utf-8")
     wanted = set(text) | set(to_simplified(text))
     for po in (Path(settings.BASE_DIR) / "locale").glob("*/LC_MESSAGES/django.po"):
         wanted |= set(po.read_text(encoding="utf-8"))
-    wanted |= {chr(c) for c in range(0x20, 0x7F)}
+    wanted |= {chr(c) for c in range(0x20, 0x7F)} | common_characters()
     wanted |= set("，。、；：？！「」『』（）《》〈〉【】—…·・～％＋－＝／　★☆✦✔✘→←↑↓□○●◆") | {PLACEHOLDER}
     return {c for c in wanted if c.isprintable()}
 
