@@ -20,6 +20,7 @@ FAILED = "unreadable"
 def read_scan(scan_id: int) -> str:
     """Read one scan's photo: the cards found in it, kept on the scan (never inside a lock: the
     row is marked running, then read, then written)."""
+    from catalog.facts import offered
     from catalog.scans import as_result, catalogue_refs
     from scanning import find_cards
     from scanning.facts import read_facts
@@ -37,7 +38,8 @@ def read_scan(scan_id: int) -> str:
         reading = find_cards(lines, catalogue_refs())
         result, status, error = as_result(reading), Scan.Status.DONE, ""
         if scan.purpose == Scan.Purpose.PROPOSAL:  # one card's face: what it prints
-            read = read_facts(lines, reading)
+            wanted = {fact.name for fact in offered(scan.card)} if scan.card else set()
+            read = read_facts(lines, reading, wanted=wanted)
             result["facts"] = {name: {"value": f.value, "confidence": f.confidence} for name, f in read.items()}
     except Exception as exc:  # any failure is the scan's, said to its owner: never a row stuck running
         result, status, error = {}, Scan.Status.FAILED, f"{FAILED}: {type(exc).__name__}"

@@ -19,12 +19,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from catalog import scans as readings
 from catalog.api import CARD_FILTER_PARAMETERS, ERRORS, refuse_blank_values
 from catalog.filters import CardFilter
 from catalog.models import Card, Scan
 from collection import queries, scans
 from collection.models import MAX_COPIES
 from collection.services import CountError, change_counts, set_counts
+from scanning.facts import PREFILL
 from scanning.matching import SURE
 from webutil.api_errors import refusal
 from webutil.fields import StrictCharField
@@ -159,6 +161,26 @@ class CollectionStatsView(APIView):
 
 class ScanInputSerializer(serializers.Serializer):
     image = serializers.FileField(help_text="A photo of one card or a spread: JPEG, PNG or WebP, at most 10 MB")
+    purpose = serializers.ChoiceField(
+        choices=Scan.Purpose.values,
+        default=Scan.Purpose.COLLECTION,
+        help_text="collection: count my cards; proposal: read one card's face to propose its facts",
+    )
+    card = StrictCharField(
+        max_length=60, required=False, allow_blank=True, help_text="The card photographed (its code): for a proposal"
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["purpose"] != Scan.Purpose.PROPOSAL:
+            attrs.pop("card", None)
+            return attrs
+        code = attrs.get("card")
+        card = Card.objects.by_code(code) if code else None
+        if card is None:
+            message = _("No card with the code “%(code)s”.") % {"code": code[:40]} if code else _("Which card is it?")
+            raise ValidationError({"card": [message]})
+        attrs["card"] = card
+        return attrs
 
 
 class ScanAlternativeSerializer(serializers.Serializer):
@@ -181,13 +203,26 @@ class ScanUnmatchedSerializer(serializers.Serializer):
     box = serializers.ListField(child=serializers.IntegerField())
 
 
+class ScanFactSerializer(serializers.Serializer):
+    value = serializers.JSONField(help_text="What was read, as the proposal API takes it")
+    confidence = serializers.FloatField(help_text=f"0 to 1; the proposal form is filled from {PREFILL} up")
+
+
 class ScanOutputSerializer(serializers.Serializer):
     """A scan: this serializer both produces the answer and documents it."""
 
     id = serializers.IntegerField(source="pk")
+    purpose = serializers.ChoiceField(choices=Scan.Purpose.values)
+    card = serializers.CharField(source="card.code", default=None, allow_null=True, help_text="For a proposal")
     status = serializers.ChoiceField(choices=Scan.Status.values)
     cards = ScanCardSerializer(many=True, source="result.cards", default=list)
     unmatched = ScanUnmatchedSerializer(many=True, source="result.unmatched", default=list)
+    facts = serializers.DictField(
+        child=ScanFactSerializer(),
+        source="result.facts",
+        default=dict,
+        help_text="For a proposal: the facts read from the card's face, by fact name",
+    )
     error = serializers.CharField(
         source="error_message", help_text="Why the photo could not be read, in the reader's language"
     )
@@ -222,7 +257,8 @@ def _my_scan(request: Request, scan_id: int) -> Scan:
 
 
 class ScanListView(APIView):
-    """Send a photo of my cards: it is read in the background; GET the scan for what was found."""
+    """Send a photo of my cards (or, purpose proposal, of one card's face): it is read in the
+    background; GET the scan for what was found."""
 
     permission_classes = [IsAuthenticated]
     parser_classes = [MultiPartParser]
@@ -235,7 +271,8 @@ class ScanListView(APIView):
         payload = ScanInputSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
         try:
-            scan = scans.start(request.user, payload.validated_data["image"])
+            data = payload.validated_data
+            scan = readings.start(request.user, data["image"], data["purpose"], data.get("card"))
         except scans.ScanError as exc:
             raise _scan_refused(exc) from None
         return Response(ScanOutputSerializer(scan).data, status=202)

@@ -61,6 +61,12 @@ class FactsField(serializers.JSONField):
 class ProposalInputSerializer(serializers.Serializer):
     facts = FactsField(required=False, default=dict)
     note = StrictCharField(max_length=MAX_NOTE, help_text="Where the facts come from: “my copy, 2nd printing”")
+    scan = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=2**31 - 1,
+        help_text="A scan of this card's face (POST /api/scans/ with purpose proposal): its photo becomes the front's",
+    )
 
 
 class ApproveInputSerializer(serializers.Serializer):
@@ -118,7 +124,14 @@ class CardProposalsView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        request=_json_body({"facts": FACTS_SCHEMA, "note": {"type": "string", "maxLength": MAX_NOTE}}, ["note"]),
+        request=_json_body(
+            {
+                "facts": FACTS_SCHEMA,
+                "note": {"type": "string", "maxLength": MAX_NOTE},
+                "scan": {"type": "integer", "minimum": 1, "maximum": 2**31 - 1},
+            },
+            ["note"],
+        ),
         responses={201: ProposalOutputSerializer, 400: ERROR, 401: ERROR, 404: ERROR, 429: ERROR},
     )
     def post(self, request: Request, code: str) -> Response:
@@ -127,10 +140,10 @@ class CardProposalsView(APIView):
             raise NotFound(_("No card with the code “%(code)s”.") % {"code": code[:40]})
         payload = ProposalInputSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
+        data = payload.validated_data
         try:
-            proposal = services.propose(
-                request.user, card, payload.validated_data["facts"], payload.validated_data["note"]
-            )
+            reading = services.reading_of(request.user, card, data["scan"]) if "scan" in data else None
+            proposal = services.propose_with_photos(request.user, card, data["facts"], data["note"], {}, reading)
         except services.ContributionError as exc:
             raise _refused(exc) from None
         return Response(_fresh(proposal.pk), status=status.HTTP_201_CREATED)

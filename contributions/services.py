@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from catalog import changes, facts, images
-from catalog.models import Card, CardChange, CardImage
+from catalog.models import Card, CardChange, CardImage, Scan
 from contributions.models import MAX_NOTE, MAX_OPEN, Proposal, ProposalPhoto
 
 
@@ -106,6 +106,30 @@ def withdraw(proposal_id: int, user: Any) -> Proposal:
         proposal.save(update_fields=["status", "updated_at"])
         _drop_photos(proposal)
         return proposal
+
+
+def reading_of(user: Any, card: Card, scan_id: int) -> Scan:
+    """The photo of this card's face that `user` sent to be read (the page's "Read it from a
+    photo", or the API's scan with purpose proposal): only its owner's, only for this card."""
+    scan = Scan.objects.filter(pk=scan_id, user=user, purpose=Scan.Purpose.PROPOSAL, card=card).first()
+    if scan is None:
+        raise ContributionError(_("No such scan."), "scan")
+    return scan
+
+
+def propose_with_photos(
+    user: Any, card: Card, raw: Mapping[str, Any], note: Any, uploads: dict[str, IO[bytes]], reading: Scan | None = None
+) -> Proposal:
+    """A proposal and its photos in one transaction, so that a refused photo leaves nothing behind.
+    A photo read for it is its front's, unless another was chosen."""
+    uploads = dict(uploads)
+    if reading is not None and reading.image and "front" not in uploads:
+        uploads["front"] = reading.image.open("rb")
+    with transaction.atomic():
+        proposal = propose(user, card, raw, note, photos=bool(uploads))
+        for side, upload in uploads.items():
+            add_photo(proposal.pk, user, side, upload)
+    return proposal
 
 
 def add_photo(proposal_id: int, user: Any, side: Any, upload: IO[bytes]) -> ProposalPhoto:

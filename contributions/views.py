@@ -49,21 +49,17 @@ def _visible(request: HtmxHttpRequest, pk: int) -> Proposal:
 def _save_form(
     request: HtmxHttpRequest, form: ProposalForm, proposal: Proposal | None, reading: Scan | None = None
 ) -> Proposal | None:
-    """Proposal and photos in one transaction: a refused photo leaves nothing behind. A photo
-    read for this proposal is its front's, unless another was chosen."""
+    """Proposal and photos in one transaction: a refused photo leaves nothing behind."""
     try:
+        if proposal is None:
+            return services.propose_with_photos(
+                request.user, form.card, form.proposed(), form.cleaned_data["note"], form.uploads(), reading
+            )
         with transaction.atomic():
             uploads = form.uploads()
-            if reading is not None and reading.image and "front" not in uploads and "front" in form.fields:
-                uploads["front"] = reading.image.open("rb")
-            if proposal is None:
-                saved = services.propose(
-                    request.user, form.card, form.proposed(), form.cleaned_data["note"], photos=bool(uploads)
-                )
-            else:
-                saved = services.edit(
-                    proposal.pk, request.user, form.proposed(), form.cleaned_data["note"], photos=bool(uploads)
-                )
+            saved = services.edit(
+                proposal.pk, request.user, form.proposed(), form.cleaned_data["note"], photos=bool(uploads)
+            )
             for side, upload in uploads.items():
                 services.add_photo(saved.pk, request.user, side, upload)
             return saved
@@ -74,16 +70,15 @@ def _save_form(
 
 def _my_reading(request: HtmxHttpRequest, card: Card, scan_id: str | None) -> Scan | None:
     """The photo of this card the contributor sent to be read (`?scan=`), or None."""
-    number = whole_number(scan_id) if scan_id else None
-    if scan_id and number is None:
-        raise Http404(_("No such scan."))
-    if number is None:
+    if not scan_id:
         return None
-    user: Any = request.user  # logged in: the propose page requires it
-    scan = Scan.objects.filter(pk=number, user=user, purpose=Scan.Purpose.PROPOSAL, card=card).first()
-    if scan is None:
+    number = whole_number(scan_id)
+    if number is None:
         raise Http404(_("No such scan."))
-    return scan
+    try:
+        return services.reading_of(request.user, card, number)
+    except services.ContributionError as exc:
+        raise Http404(exc.message) from None
 
 
 def _read_values(scan: Scan | None, form_fields: Any) -> tuple[dict[str, str], dict[str, str]]:

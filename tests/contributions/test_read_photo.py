@@ -4,6 +4,7 @@ photo is attached as the proposal's evidence."""
 
 from __future__ import annotations
 
+import re
 from urllib.parse import unquote
 
 import pytest
@@ -20,7 +21,7 @@ PROPOSE = f"/cards/{WD_CARD}/propose/"
 
 
 def _face_photo() -> SimpleUploadedFile:
-    face = card_face(WD_CARD, "鄉勇", "登場時，摸一張牌。", 2)
+    face = card_face(WD_CARD, "鄉勇", "登場時，摸一張牌。", 2, power=3, health=4)
     return SimpleUploadedFile("face.jpg", as_photo(face, seed=4, angle=3, blur=0.5, scale=0.9), "image/jpeg")
 
 
@@ -34,6 +35,9 @@ def test_a_photo_fills_the_form_and_becomes_the_proposals_evidence(
     page = alice_client.get(sent["Location"]).content.decode()
     assert "read from your photo: check it" in page
     assert "登場時，摸一張牌。" in page and 'name="scan"' in page
+    for field, value in (("cost", 2), ("power", 3), ("health", 4)):  # each figure filled in
+        assert re.search(f'name="{field}" value="{value}"', page), field
+    assert scan.result["facts"]["power"]["value"] == 3 and scan.result["facts"]["health"]["value"] == 4
     form = {"scan": str(scan.pk), "text": "登場時，摸一張牌。", "cost": "2", "note": "my copy"}
     saved = alice_client.post(PROPOSE, form)
     assert saved.status_code == 302
@@ -84,3 +88,37 @@ def test_a_reading_below_the_gate_is_a_hint_not_a_value(alice, alice_client: Cli
         'value="3"'
         in page.split('name="cost"', 1)[0].rsplit("<input", 1)[1] + page.split('name="cost"', 1)[1].split(">", 1)[0]
     )
+
+
+def test_the_api_reads_a_face_for_a_proposal_and_attaches_its_photo(
+    alice, alice_client: Client, bob_client: Client, media_root
+) -> None:
+    sent = alice_client.post("/api/scans/", {"image": _face_photo(), "purpose": "proposal", "card": WD_CARD})
+    assert sent.status_code == 202, sent.content
+    assert sent.json()["purpose"] == "proposal" and sent.json()["card"] == WD_CARD
+    scan = alice_client.get(f"/api/scans/{sent.json()['id']}/").json()
+    assert scan["status"] == "done"
+    assert scan["facts"]["text"]["value"] == "登場時，摸一張牌。" and scan["facts"]["cost"]["value"] == 2
+    assert 0 < scan["facts"]["cost"]["confidence"] <= 1
+    assert (scan["facts"]["power"]["value"], scan["facts"]["health"]["value"]) == (3, 4)
+    assert "life" not in scan["facts"]  # a troop prints no life
+    # Counting is not what it was sent for.
+    applied = alice_client.post(f"/api/scans/{scan['id']}/apply/", {"cards": []}, content_type="application/json")
+    assert applied.status_code == 409
+    body = {"facts": {"text": scan["facts"]["text"]["value"]}, "note": "my copy", "scan": scan["id"]}
+    assert bob_client.post(f"/api/cards/{WD_CARD}/proposals/", body, content_type="application/json").status_code == 400
+    made = alice_client.post(f"/api/cards/{WD_CARD}/proposals/", body, content_type="application/json")
+    assert made.status_code == 201, made.content
+    assert made.json()["photos"] == ["front"] and made.json()["facts"] == {"text": "登場時，摸一張牌。"}
+    elsewhere = alice_client.post("/api/cards/五道·002/proposals/", body, content_type="application/json")
+    assert elsewhere.status_code == 400 and "scan" in elsewhere.json()
+
+
+def test_a_proposal_scan_names_a_known_card(alice_client: Client) -> None:
+    for card, field in ((None, "card"), ("NOPE-1", "card")):
+        form = {"image": _face_photo(), "purpose": "proposal", **({"card": card} if card else {})}
+        answer = alice_client.post("/api/scans/", form)
+        assert answer.status_code == 400 and field in answer.json()
+    assert not Scan.objects.exists()
+    collection = alice_client.post("/api/scans/", {"image": _face_photo(), "card": "NOPE-1"}).json()
+    assert collection["purpose"] == "collection" and collection["card"] is None and collection["facts"] == {}

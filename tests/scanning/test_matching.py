@@ -97,13 +97,30 @@ def test_the_facts_of_one_cards_face_are_its_text_and_its_cost() -> None:
         TextLine("2", (40, 40, 80, 90), 0.97),
         TextLine("登場時，摸一張牌。", (60, 200, 440, 240), 0.95),
         TextLine("造成2點傷害", (60, 244, 300, 280), 0.91),
-        TextLine("3", (420, 600, 450, 640), 0.99),  # a figure at the bottom: not the cost
+        TextLine("3", (420, 600, 450, 640), 0.99),  # bottom right: health, not the cost
         TextLine("YXJQ-004", (180, 640, 320, 670), 0.98),
     ]
     facts = read_facts(lines, find_cards(lines, CARDS))
     assert facts["text"].value == "登場時，摸一張牌。造成2點傷害" and facts["text"].confidence == 0.91
-    assert facts["cost"].value == "2"
+    assert facts["cost"].value == 2 and facts["health"].value == 3 and "power" not in facts
+    general = read_facts(lines, find_cards(lines, CARDS), wanted=("text", "cost", "life"))
+    assert general["life"].value == 3 and "health" not in general
+    assert set(read_facts(lines, find_cards(lines, CARDS), wanted=("cost",))) == {"cost"}
     assert read_facts([], find_cards([], CARDS)) == {}
+
+
+def test_a_figure_after_its_printed_label_is_read_in_either_script() -> None:
+    from scanning.facts import read_facts
+
+    lines = [
+        TextLine("羽林內醫", (150, 40, 340, 90), 0.99),
+        TextLine("战力：4", (40, 300, 160, 340), 0.93),  # not in a corner: the label says what it is
+        TextLine("生命 6", (300, 300, 420, 340), 0.92),
+        TextLine("YXJQ-004", (180, 640, 320, 670), 0.98),
+    ]
+    facts = read_facts(lines, find_cards(lines, CARDS))
+    assert (facts["power"].value, facts["health"].value) == (4, 6) and facts["power"].confidence == 0.93
+    assert "text" not in facts
 
 
 def test_a_name_two_cards_share_is_told_apart_by_the_code_beside_it() -> None:
