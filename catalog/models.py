@@ -358,6 +358,8 @@ class CatalogState(models.Model):
 
 # A user's photos waiting to be read: past this many, a new one is refused (429) until some are read.
 MAX_WAITING_SCANS = 10
+# An organiser reads the paper lists of a whole event at once: a PDF of them is a scan a page.
+MAX_WAITING_SHEETS = 100
 # A finished scan's photo is deleted this many days after (manage.py cleanscans, run by cron).
 SCAN_KEEP_DAYS = 30
 
@@ -370,11 +372,13 @@ class ScanQuerySet(models.QuerySet["Scan"]):
 class Scan(models.Model):
     """A photo of cards, read against the catalogue outside the request (catalog.tasks.read_scan):
     the cards found in it, for its owner to add to their collection once checked (purpose
-    collection), or the facts read from one card's face, for a proposal (purpose proposal)."""
+    collection), the facts read from one card's face, for a proposal (purpose proposal), or a
+    paper deck list and its QR code, for an event's organiser (purpose sheet)."""
 
     class Purpose(models.TextChoices):
         COLLECTION = "collection", "collection"
         PROPOSAL = "proposal", "proposal"
+        SHEET = "sheet", "sheet"  # a paper deck list handed in at an event
 
     class Status(models.TextChoices):
         QUEUED = "queued", gettext_lazy("waiting to be read")
@@ -396,7 +400,9 @@ class Scan(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     # {"cards": [{"card", "confidence", "box", "text", "alternatives": [{"card", "confidence"}]}],
     #  "unmatched": [{"text", "box"}], "facts": {fact: {"value", "confidence"}}}: scanning's
-    #  Reading (and, for a proposal, the facts read) as plain data.
+    #  Reading (and, for a proposal, the facts read) as plain data; for a sheet {"codes": [QR
+    #  texts], "player", "lines": [{"count", "card", "text", "confidence", "sure", "box",
+    #  "alternatives"}], "unmatched"}.
     result = models.JSONField(default=dict, blank=True)
     error = models.CharField(max_length=300, blank=True)
     applied_at = models.DateTimeField(null=True, blank=True)

@@ -1,10 +1,16 @@
 """What the pages that wait for a photo to be read share (my collection's scans, a proposal's
-photo): the answer to their progress poll."""
+photo, an event's paper lists): the answer to their progress poll, and the crop of a part of the
+photo."""
 
 from __future__ import annotations
 
-from django.http import HttpResponse
+import io
+from collections.abc import Sequence
+
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
+from PIL import Image
 
 from catalog.models import Scan
 from webutil.requests import HtmxHttpRequest
@@ -18,3 +24,24 @@ def progress_answer(request: HtmxHttpRequest, scan: Scan) -> HttpResponse | None
     if not scan.is_waiting:
         return HttpResponse(headers={"HX-Refresh": "true"})
     return render(request, "catalog/_scan_progress.html", {"scan": scan})
+
+
+def crop_answer(scan: Scan, boxes: Sequence[dict[str, object]], number: int) -> HttpResponse:
+    """The part of the photo where `boxes[number]` was read (a card, a line of a list), with a
+    margin: for the photo's owner only (the caller checks), never cached by others."""
+    if not scan.image or not 0 <= number < len(boxes):
+        raise Http404(_("No such card in this photo."))
+    box = boxes[number].get("box")
+    if not isinstance(box, list) or len(box) != 4:
+        raise Http404(_("No such card in this photo."))
+    x0, y0, x1, y1 = (int(v) for v in box)
+    margin = max(8, (y1 - y0) // 10)
+    with scan.image.open("rb") as stored, Image.open(stored) as photo:
+        area = (max(0, x0 - margin), max(0, y0 - margin), min(photo.width, x1 + margin), min(photo.height, y1 + margin))
+        crop = photo.crop(area)
+        crop.thumbnail((320, 320))
+        out = io.BytesIO()
+        crop.convert("RGB").save(out, "WEBP", quality=80)
+    response = HttpResponse(out.getvalue(), content_type="image/webp")
+    response["Cache-Control"] = "private, max-age=3600"
+    return response

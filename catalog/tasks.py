@@ -18,13 +18,14 @@ FAILED = "unreadable"
 
 @task()
 def read_scan(scan_id: int) -> str:
-    """Read one scan's photo: the cards found in it, kept on the scan (never inside a lock: the
-    row is marked running, then read, then written)."""
+    """Read one scan's photo: the cards found in it (or the list a paper sheet holds), kept on
+    the scan (never inside a lock: the row is marked running, then read, then written)."""
     from catalog.facts import offered
-    from catalog.scans import as_result, catalogue_refs
+    from catalog.scans import as_result, as_sheet, catalogue_refs, sheet_labels
     from scanning import find_cards
     from scanning.facts import read_facts
-    from scanning.reader import read_bytes
+    from scanning.reader import open_image, read_codes, read_lines
+    from scanning.sheet import read_sheet
 
     with transaction.atomic():
         scan = Scan.objects.select_for_update().filter(pk=scan_id, status=Scan.Status.QUEUED).first()
@@ -34,9 +35,15 @@ def read_scan(scan_id: int) -> str:
         scan.save(update_fields=["status"])
     try:
         with scan.image.open("rb") as photo:
-            lines = read_bytes(photo.read())
-        reading = find_cards(lines, catalogue_refs())
-        result, status, error = as_result(reading), Scan.Status.DONE, ""
+            image = open_image(photo.read())
+        lines, status, error = read_lines(image), Scan.Status.DONE, ""
+        if scan.purpose == Scan.Purpose.SHEET:  # a paper deck list: its QR code, else its lines
+            headings, players = sheet_labels()
+            sheet = read_sheet(lines, catalogue_refs(), labels=headings, player_labels=players)
+            result = as_sheet(sheet, read_codes(image))
+        else:
+            reading = find_cards(lines, catalogue_refs())
+            result = as_result(reading)
         if scan.purpose == Scan.Purpose.PROPOSAL:  # one card's face: what it prints
             wanted = {fact.name for fact in offered(scan.card)} if scan.card else set()
             read = read_facts(lines, reading, wanted=wanted)

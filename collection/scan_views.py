@@ -4,19 +4,16 @@ the rules are collection.scans'."""
 
 from __future__ import annotations
 
-import io
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from PIL import Image
 
 from catalog.lookup import catalog_index
 from catalog.models import Card, Scan
-from catalog.scan_pages import progress_answer
+from catalog.scan_pages import crop_answer, progress_answer
 from catalog.textkeys import to_simplified
 from collection import scans
 from collection.forms import ScanApplyForm, ScanUploadForm
@@ -99,19 +96,6 @@ def scan_detail(request: AuthedRequest, scan_id: int) -> HttpResponse:
 
 @login_required
 def scan_crop(request: AuthedRequest, scan_id: int, number: int) -> HttpResponse:
-    """The part of the photo where a card was found: for its owner only, never cached by others."""
+    """The part of the photo where a card was found: for its owner only."""
     scan = _mine(request, scan_id)
-    found = scan.result.get("cards", []) if scan.status == Scan.Status.DONE else []
-    if not scan.image or not 0 <= number < len(found):
-        raise Http404(_("No such card in this photo."))
-    x0, y0, x1, y1 = found[number]["box"]
-    margin = max(8, (y1 - y0) // 10)
-    with scan.image.open("rb") as stored, Image.open(stored) as photo:
-        box = (max(0, x0 - margin), max(0, y0 - margin), min(photo.width, x1 + margin), min(photo.height, y1 + margin))
-        crop = photo.crop(box)
-        crop.thumbnail((320, 320))
-        out = io.BytesIO()
-        crop.convert("RGB").save(out, "WEBP", quality=80)
-    response = HttpResponse(out.getvalue(), content_type="image/webp")
-    response["Cache-Control"] = "private, max-age=3600"
-    return response
+    return crop_answer(scan, scan.result.get("cards", []) if scan.status == Scan.Status.DONE else [], number)

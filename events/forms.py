@@ -14,6 +14,7 @@ from events.models import TABLE_NUMBERS, Event, Penalty, validate_deadline_year
 from rules_check import DEFAULT_FORMAT
 from rules_check.decklist import MAX_BYTES
 from webutil.text import CJK
+from webutil.uploads import MultipleFileField, MultipleFileInput
 
 _LOCAL_MINUTE = "%Y-%m-%dT%H:%M"
 
@@ -235,4 +236,38 @@ class FixListForm(forms.Form):
     player = forms.IntegerField(label=_("Player"), min_value=1)
     text = forms.CharField(
         label=_("Deck list"), max_length=MAX_BYTES, strip=False, widget=forms.Textarea(attrs={"rows": 4})
+    )
+
+
+# At most this many photos or PDFs in one upload (a PDF holds up to events.paper.MAX_PDF_PAGES).
+MAX_SHEET_FILES = 20
+
+
+class PaperUploadForm(forms.Form):
+    """Photos (a phone's camera) or PDFs of the paper lists handed in."""
+
+    sheets = MultipleFileField(
+        label=_("Photos or PDFs of the sheets"),
+        widget=MultipleFileInput(attrs={"accept": "image/*,application/pdf", "capture": "environment"}),
+    )
+
+    def clean_sheets(self) -> list[Any]:
+        sheets: list[Any] = self.cleaned_data["sheets"]
+        if len(sheets) > MAX_SHEET_FILES:
+            raise forms.ValidationError(_("At most %(n)d files at once.") % {"n": MAX_SHEET_FILES}, code="too_many")
+        return sheets
+
+
+class PaperListForm(forms.Form):
+    """A paper list as the organiser confirms it: the player's name and the list, checked."""
+
+    player_name = forms.CharField(label=_("Player name"), max_length=100)
+    text = forms.CharField(
+        label=_("Deck list"),
+        max_length=MAX_BYTES,
+        strip=False,
+        # Written as the deck-list reader reads it (武將:, 牌庫:), card names in Traditional.
+        widget=forms.Textarea(
+            attrs={"class": "decklist", "spellcheck": "false", "autocomplete": "off", "rows": 14, "lang": "zh-Hant"}
+        ),
     )

@@ -410,3 +410,29 @@ class DayChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event_id}: {self.kind}"
+
+
+class PaperList(models.Model):
+    """A paper deck list handed in at the event, photographed or scanned by the organiser: its
+    photo is read in the background (a Scan of purpose sheet, private to the organiser), then the
+    organiser checks the unsure lines and adds it as a list of the event (`submission`)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="paper_lists")
+    scan = models.OneToOneField("catalog.Scan", on_delete=models.CASCADE, related_name="paper_list")
+    file_name = models.CharField(max_length=200, blank=True)
+    page = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Its page, for a PDF of several")
+    submission = models.OneToOneField(
+        Submission, null=True, blank=True, on_delete=models.SET_NULL, related_name="paper_list"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.file_name} p{self.page or 1} @ {self.event_id}"
+
+    @property
+    def source(self) -> str:
+        """Where it came from, as the event's table shows it: the file and its page."""
+        return f"{self.file_name} ({self.page})" if self.page else self.file_name

@@ -2,6 +2,7 @@ from django.urls import path
 
 from events.views import day as day_views
 from events.views import lists as views
+from events.views import paper as paper_views
 
 app_name = "events"
 urlpatterns = [
@@ -13,6 +14,13 @@ urlpatterns = [
     path("events/<int:event_id>/link/", views.new_link, name="new-link"),
     path("events/<int:event_id>/export.csv", views.export_csv, name="export"),
     path("events/<int:event_id>/sheets/", views.sheets, name="sheets"),
+    path("events/<int:event_id>/paper/", paper_views.paper_lists, name="paper"),
+    path("events/<int:event_id>/paper/<int:paper_id>/", paper_views.paper_detail, name="paper-detail"),
+    path(
+        "events/<int:event_id>/paper/<int:paper_id>/lines/<int:number>.webp",
+        paper_views.paper_crop,
+        name="paper-crop",
+    ),
     path("events/<int:event_id>/submissions/<int:submission_id>/remove/", views.remove, name="remove"),
     path("events/<int:event_id>/delete/", views.delete, name="delete"),
     path("events/<int:event_id>/day/", day_views.day_page, name="day"),

@@ -73,9 +73,17 @@ def read_codes(image: Any) -> list[str]:
     return [str(t) for t in texts if t] if found else []
 
 
-def read_bytes(data: bytes) -> list[TextLine]:
-    """`read_lines` of an uploaded file's bytes (checked as an image by the caller)."""
+def open_image(data: bytes) -> Any:
+    """An uploaded file's bytes (checked as an image by the caller) as a Pillow image, turned by
+    its EXIF orientation."""
     from PIL import Image, ImageOps
 
     with Image.open(io.BytesIO(data)) as opened:
-        return read_lines(ImageOps.exif_transpose(opened))
+        turned = ImageOps.exif_transpose(opened)
+        turned.load()
+        return turned
+
+
+def read_bytes(data: bytes) -> list[TextLine]:
+    """`read_lines` of an uploaded file's bytes (checked as an image by the caller)."""
+    return read_lines(open_image(data))

@@ -88,10 +88,10 @@ def test_a_reading_that_fails_says_so_and_nothing_is_stuck(alice_client: Client,
     """In the reader's language (here the default, Traditional); what failed is kept for us."""
     import scanning.reader
 
-    def broken(data: bytes) -> list:
+    def broken(image: object) -> list:
         raise RuntimeError("the recogniser broke")
 
-    monkeypatch.setattr(scanning.reader, "read_bytes", broken)
+    monkeypatch.setattr(scanning.reader, "read_lines", broken)
     scan = _send(alice_client, _photo("YXJQ-003")).json()
     answer = alice_client.get(f"/api/scans/{scan['id']}/").json()
     assert answer["status"] == "failed" and "這張照片無法辨識" in answer["error"] and answer["cards"] == []

@@ -23,7 +23,7 @@ from tests.support.collection_helpers import own
 from tests.support.contribution_helpers import propose
 from tests.support.deck_helpers import make_deck
 from tests.support.image_helpers import picture_bytes
-from tests.support.pages import paired_round
+from tests.support.pages import paired_round, paper_sheet
 
 pytestmark = pytest.mark.django_db
 
@@ -100,6 +100,13 @@ ROUTES = [
     # saving the batch check's files as an event: any logged-in organiser; nothing named here
     Route("post", "/events/from-files/", 400, (403,), (400,)),
     Route("get", "/events/{event}/sheets/", 200, (302,), (404,)),
+    # paper lists ({paper} is a sheet read for alice's event)
+    Route("get", "/events/{event}/paper/", 200, (302,), (404,)),
+    Route("post", "/events/{event}/paper/", 400, (302,), (404,)),  # no file
+    Route("get", "/events/{event}/paper/{paper}/", 200, (302,), (404,)),
+    Route("get", "/events/{event}/paper/{paper}/lines/0.webp", 200, (302,), (404,)),
+    Route("post", "/events/{event}/paper/{paper}/", 302, (302,), (404,), {"player_name": "阿華", "text": "3 YXJQ-003"}),
+    Route("post", "/events/{event}/paper/{paper}/", 302, (302,), (404,), {"action": "discard"}),
     Route("post", "/events/{event}/lock/", 200, (302,), (404,)),
     Route("post", "/events/{event}/lock/", 302, (302,), (404,), {"confirm": "yes"}),
     Route("post", "/events/{event}/link/", 302, (302,), (404,)),
@@ -245,6 +252,7 @@ def world(alice, bob, charlie, media_root):
         result={"facts": {"text": {"value": SECRET, "confidence": 0.95}}},
     )
     return {
+        **paper_sheet(event),
         "reading": reading.pk,
         "scan": scan.pk,
         "proposal": proposal.pk,

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from catalog.models import Scan
 from events.models import Event
 from tests.support.deck_helpers import make_deck
+from tests.support.pages import paper_sheet
 
 pytestmark = pytest.mark.django_db
 
@@ -69,6 +70,8 @@ FORMS: dict[str, list[str]] = {
     "/accounts/sharing/": ["action", "next"],
     "/events/": ["name", "format", "deadline", "starts_on"],
     "/events/{event}/": ["name", "format", "deadline", "starts_on"],
+    "/events/{event}/paper/": ["sheets"],
+    "/events/{event}/paper/{paper}/": ["player_name", "text", "action"],
     "/e/{token}/": ["player_name", "deck", "list"],
     "/accounts/signup/": ["username", "password1", "password2"],
     "/accounts/login/": ["username", "password", "next"],
@@ -104,7 +107,7 @@ def places(alice):
         for code in ("WJ-001", "YXJQ-004")
     ]
     scan = Scan.objects.create(user=alice, status=Scan.Status.DONE, result={"cards": found, "unmatched": []})
-    return {"deck": deck.pk, "event": event.pk, "token": event.token, "scan": scan.pk}
+    return {"deck": deck.pk, "event": event.pk, "token": event.token, "scan": scan.pk, **paper_sheet(event)}
 
 
 @pytest.mark.parametrize("url", FORMS)

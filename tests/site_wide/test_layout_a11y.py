@@ -27,7 +27,7 @@ from tests.support.browser_fixtures import ARTIFACTS, CHROMIUM
 from tests.support.collection_helpers import own
 from tests.support.deck_helpers import make_deck
 from tests.support.layout_checks import layout_faults
-from tests.support.pages import PRINT_SHEETS, PRIVATE, PUBLIC, contributions, paired_round, scanned
+from tests.support.pages import PRINT_SHEETS, PRIVATE, PUBLIC, contributions, paired_round, paper_sheet, scanned
 
 pytestmark = [
     pytest.mark.browser,
@@ -60,6 +60,7 @@ def world(site):
     places = {"deck": deck.pk, "event": event.pk, "check": check, "token": event.token, "public": event.public_token}
     places |= contributions(owner)
     places |= scanned(owner)
+    places |= paper_sheet(event)
     return {"site": site, "owner": owner, "places": places}
 
 

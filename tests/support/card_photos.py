@@ -77,3 +77,54 @@ def spread(faces: list[Image.Image], columns: int = 3, seed: int = 0) -> bytes:
     out = io.BytesIO()
     small.save(out, "JPEG", quality=60)
     return out.getvalue()
+
+
+def sheet(
+    player: str,
+    entries: list[tuple[int, str, str]],
+    general: tuple[str, str] | None = None,
+    *,
+    deck_code: str | None = None,
+    columns: int = 2,
+) -> Image.Image:
+    """A registration sheet as this site prints it (templates/decks/_sheet.html): the player's
+    name and the general in a table at the top, then the entries (count, name, code) in columns,
+    a column's total under it, and the deck code as a QR code at the bottom when given."""
+    import segno
+
+    page = Image.new("RGB", (1240, 1754), "white")
+    draw = ImageDraw.Draw(page)
+    draw.text((60, 50), "牌庫登記表", font=font(44), fill="black")
+    draw.text((60, 140), "選手姓名", font=font(30), fill="black")
+    draw.text((300, 140), player, font=font(30), fill="black")
+    draw.text((700, 140), "日期", font=font(30), fill="black")
+    draw.text((860, 140), "2026-12-05", font=font(30), fill="black")
+    draw.text((60, 200), "武將", font=font(30), fill="black")
+    draw.text((300, 200), f"{general[0]} ({general[1]})" if general else "無", font=font(30), fill="black")
+    per_column = (len(entries) + columns - 1) // max(1, columns)
+    for column in range(columns):
+        x = 60 + column * 580
+        chunk = entries[column * per_column : (column + 1) * per_column]
+        draw.text((x, 290), "卡牌", font=font(28), fill="black")
+        for row, (count, name, code) in enumerate(chunk):
+            y = 350 + row * 56
+            draw.text((x, y), str(count), font=font(30), fill="black")
+            draw.text((x + 70, y), name, font=font(30), fill="black")
+            draw.text((x + 330, y), code, font=font(28), fill="black")
+        draw.text((x, 350 + len(chunk) * 56), f"{sum(c for c, _n, _k in chunk)}", font=font(30), fill="black")
+        draw.text((x + 70, 350 + len(chunk) * 56), "合計", font=font(30), fill="black")
+    if deck_code:
+        drawn = io.BytesIO()
+        segno.make(deck_code, error="m").save(drawn, kind="png", scale=8, border=4)
+        qr = Image.open(drawn).convert("RGB")
+        page.paste(qr, (page.width - qr.width - 60, page.height - qr.height - 60))
+    return page
+
+
+def as_scan(picture: Image.Image, seed: int = 0, *, angle: float = 1.5) -> bytes:
+    """A sheet as a phone photographs it on a table: a little turned and soft, a JPEG."""
+    rng = random.Random(seed)
+    turned = picture.rotate(rng.uniform(-angle, angle), expand=True, fillcolor="#d8d2c4", resample=Image.BICUBIC)
+    out = io.BytesIO()
+    turned.filter(ImageFilter.GaussianBlur(0.6)).save(out, "JPEG", quality=70)
+    return out.getvalue()

@@ -2,7 +2,7 @@
 A new page joins one of these lists. Placeholders: {deck}, {event}, {check} (a deck check of it), {token} (the owner's),
 {proposal} (the owner's, open), {review} (another player's, for the owner to review: the owner
 is a curator), {scan} (the owner's photo of two cards, read), {reading} (the owner's photo of a card's face, read
-for a proposal)."""
+for a proposal), {paper} (a paper list of the event, read, with a line to check)."""
 
 from __future__ import annotations
 
@@ -61,6 +61,8 @@ PRIVATE = [
     "/events/",
     "/events/{event}/",
     "/events/{event}/sheets/",
+    "/events/{event}/paper/",
+    "/events/{event}/paper/{paper}/",
     "/events/{event}/day/",
     "/events/{event}/day/deck-checks/{check}/",
     "/events/{event}/pairings/",
@@ -128,3 +130,32 @@ def contributions(owner: Any) -> dict[str, int]:
     approved = propose(player, code="五道·002", cost="2", note="我的卡，第二刷")
     services.approve(approved.pk, owner)
     return {"proposal": mine.pk, "review": review.pk}
+
+
+def paper_sheet(event: Any) -> dict[str, int]:
+    """A paper list of the event as read from a photo: one line sure, one to check."""
+    from django.core.files.base import ContentFile
+
+    from catalog.models import Scan
+    from events.models import PaperList
+    from tests.support.image_helpers import picture_bytes
+
+    lines = [
+        {
+            "count": 3,
+            "card": "YXJQ-003",
+            "text": "新兵 YXJQ-003",
+            "confidence": 0.99,
+            "sure": True,
+            "box": [0, 0, 50, 9],
+        },
+        {"count": 2, "card": None, "text": "貂蟬蟬", "confidence": 0.0, "sure": False, "box": [0, 10, 50, 19]},
+    ]
+    scan = Scan.objects.create(
+        user=event.organiser,
+        purpose=Scan.Purpose.SHEET,
+        status=Scan.Status.DONE,
+        result={"codes": [], "player": "陳大文", "lines": lines, "unmatched": []},
+    )
+    scan.image.save("sheet.webp", ContentFile(picture_bytes("PNG", (60, 40))))
+    return {"paper": PaperList.objects.create(event=event, scan=scan, file_name="sheets.pdf", page=2).pk}

@@ -26,7 +26,7 @@ from decks.data import DeckData
 from decks.models import Deck
 from decks.services import refresh_verdicts, save_deck
 from events import day, tools
-from events.models import Event, Submission
+from events.models import Event, PaperList, Submission
 
 
 def _count(client: Client, method: str, url: str, data: Any = None) -> int:
@@ -208,6 +208,22 @@ def report() -> dict[str, dict[str, int]]:
             f"GET /t/<token>/{page} (the venue's pages)",
             lambda n, page=page: _count(anonymous, "get", f"/t/{setups[n]['event'].public_token}/{page}"),
         )
+    for n in (10, 200):  # n paper lists of the event, half added; one of them of n lines, each to check
+        event, user = setups[n]["event"], setups[n]["user"]
+        lines = [{"count": 2, "card": None, "text": "貂蟬", "confidence": 0.0, "box": [0, 0, 9, 9]}] * n
+        for i in range(n):
+            scan = Scan.objects.create(user=user, purpose="sheet", status="done", result={"lines": lines, "codes": []})
+            submission = event.submissions.all()[i] if i % 2 else None
+            made = PaperList.objects.create(event=event, scan=scan, submission=submission)
+            setups[n].setdefault("paper", made.pk)  # the first: not added yet, its lines shown
+    measure(
+        "GET /events/<id>/paper/ (n sheets)",
+        lambda n: _count(setups[n]["client"], "get", f"/events/{setups[n]['event'].pk}/paper/"),
+    )
+    measure(
+        "GET /events/<id>/paper/<id>/ (a sheet of n lines)",
+        lambda n: _count(setups[n]["client"], "get", f"/events/{setups[n]['event'].pk}/paper/{setups[n]['paper']}/"),
+    )
     for n in (10, 200):  # a warning for each of n players: the penalty log grows with the event
         event = setups[n]["event"]
         for player_id in event.players.values_list("pk", flat=True)[:n]:
