@@ -65,3 +65,38 @@ def test_nothing_is_written_after_the_lock_commits() -> None:
     assert all(s.submitted_at <= locked_at for s in Submission.objects.filter(event=event))  # stamped in order
     with pytest.raises(services.EventClosed):
         services.submit(event, players[0], "late", LEGAL_40)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_paper_list_confirmed_twice_at_once_is_added_once() -> None:
+    """Two organiser's tabs (or a double tap) add the same sheet: one list, the other told."""
+    from catalog.models import Scan
+    from events import paper
+    from events.models import PaperList
+
+    load_catalog()
+    organiser = get_user_model().objects.create_user("organiser", password="x-very-long-password-1")
+    event = Event.objects.create(organiser=organiser, name="paper", deadline=timezone.now() + timedelta(hours=1))
+    scan = Scan.objects.create(user=organiser, purpose=Scan.Purpose.SHEET, status=Scan.Status.DONE, result={})
+    sheet = PaperList.objects.create(event=event, scan=scan)
+    barrier = threading.Barrier(4)
+    outcomes: list[str] = []
+
+    def confirm(n: int) -> None:
+        barrier.wait()
+        try:
+            paper.confirm(event, sheet.pk, f"tab {n}", LEGAL_40)
+            outcomes.append("added")
+        except paper.PaperError as exc:
+            outcomes.append(str(exc.status))
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=confirm, args=(n,)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert sorted(outcomes) == ["409", "409", "409", "added"]
+    assert Submission.objects.filter(event=event).count() == 1
+    assert PaperList.objects.get(pk=sheet.pk).submission == Submission.objects.get(event=event)
