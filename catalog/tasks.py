@@ -36,8 +36,9 @@ def read_scan(scan_id: int) -> str:
     try:
         with scan.image.open("rb") as photo:
             image = open_image(photo.read())
-        lines, status, error = read_lines(image), Scan.Status.DONE, ""
-        if scan.purpose == Scan.Purpose.SHEET:  # a paper deck list: its QR code, else its lines
+        sheet_page = scan.purpose == Scan.Purpose.SHEET
+        lines, status, error = read_lines(image, "page" if sheet_page else "cards"), Scan.Status.DONE, ""
+        if sheet_page:  # a paper deck list: its QR code, else its lines
             headings, players = sheet_labels()
             sheet = read_sheet(lines, catalogue_refs(), labels=headings, player_labels=players)
             result = as_sheet(sheet, read_codes(image))

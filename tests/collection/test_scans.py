@@ -88,7 +88,7 @@ def test_a_reading_that_fails_says_so_and_nothing_is_stuck(alice_client: Client,
     """In the reader's language (here the default, Traditional); what failed is kept for us."""
     import scanning.reader
 
-    def broken(image: object) -> list:
+    def broken(image: object, kind: str = "cards") -> list:
         raise RuntimeError("the recogniser broke")
 
     monkeypatch.setattr(scanning.reader, "read_lines", broken)

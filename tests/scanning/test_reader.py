@@ -42,7 +42,7 @@ def test_a_photo_is_read_with_the_network_cut(monkeypatch: pytest.MonkeyPatch) -
         raise OSError("no network in this test")
 
     photo = as_photo(_face("YXJQ-004"), seed=1)
-    monkeypatch.setattr(reader, "_engine", None)  # the recogniser made anew, its models loaded here
+    monkeypatch.setattr(reader, "_engines", {})  # the recogniser made anew, its models loaded here
     monkeypatch.setattr(socket.socket, "connect", refuse)
     monkeypatch.setattr(socket, "create_connection", refuse)
     found = find_cards(read_bytes(photo), _catalogue()).cards
