@@ -27,8 +27,7 @@ sys.path[0] = str(ROOT)  # the project, not bench/ (whose http.py would shadow t
 
 from scanning import CardRef, find_cards  # noqa: E402
 from scanning.matching import SURE, _distance  # noqa: E402
-from scanning.reader import engine, read_bytes  # noqa: E402
-from scanning.reader import open_image, read_lines  # noqa: E402
+from scanning.reader import engine, open_image, read_bytes, read_lines  # noqa: E402
 from scanning.sheet import read_sheet  # noqa: E402
 from tests.support.card_photos import as_photo, as_scan, card_face, sheet, spread  # noqa: E402
 
