@@ -8,15 +8,17 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from catalog.cache_version import current as catalog_version
 from catalog.filters import CardFilter
 from catalog.lookup import catalog_index
 from catalog.models import Card
@@ -32,6 +34,7 @@ from decks.data import DeckData
 from decks.filters import NarrowSorted
 from decks.filters import deck_filter as deck_filter_for
 from decks.forms import ArchiveUploadForm, DeckSettingsForm, EntryForm, ImportDeckForm, PasteForm, format_choices
+from decks.image import deck_png
 from decks.legality import check_deck_snapshot
 from decks.models import MAIN, REINFORCEMENTS, Deck, DeckTag, DeckVersion
 from decks.sheets import sheet_for_snapshot
@@ -49,6 +52,7 @@ from webutil.requests import AuthedRequest, HtmxHttpRequest
 from webutil.throttling import hit, minutes
 
 _IMPORT_NOTES = "deck_import_notes"
+IMAGE_SECONDS = 24 * 3600  # a deck picture kept this long (a new version or language is a new key)
 _PASTED = "deck_pasted"  # what a list pasted without JavaScript added, shown once with its undo
 
 
@@ -351,6 +355,23 @@ def sheet(request: HtmxHttpRequest, deck_id: int) -> HttpResponse:
     deck = _visible_deck(request, deck_id)
     sheet = sheet_for_snapshot(services.snapshot_of(deck), deck.format_label, deck_name=deck.name)
     return render(request, "decks/sheet.html", {"deck": deck, "sheet": sheet})
+
+
+def deck_image(request: HtmxHttpRequest, deck_id: int) -> HttpResponse:
+    """The deck as one PNG for chat, for whoever may read the deck (others: 404); kept per deck
+    version, catalogue version and language, so a second share costs no drawing."""
+    deck = _visible_deck(request, deck_id)
+    key = f"deck-image:{deck.pk}:{deck.updated.timestamp()}:{catalog_version()}:{get_language()}"
+    png = cache.get(key)
+    if png is None:
+        sheet = sheet_for_snapshot(services.snapshot_of(deck), deck.format_label, deck_name=deck.name)
+        life = deck.general.life if deck.general else None
+        png = deck_png(sheet, request.build_absolute_uri(deck.get_absolute_url()), life)
+        cache.set(key, png, IMAGE_SECONDS)
+    response = HttpResponse(png, content_type="image/png")
+    response["Content-Disposition"] = f'inline; filename="deck-{deck.pk}.png"'
+    response["Cache-Control"] = "public, max-age=300" if deck.public else "private, max-age=300"
+    return response
 
 
 @login_required

@@ -135,6 +135,10 @@ def report() -> dict[str, dict[str, int]]:
     measure("GET /collection/scan/", lambda n: _count(setups[n]["client"], "get", "/collection/scan/"))
     measure("GET /collection/?short=1", lambda n: _count(setups[n]["client"], "get", "/collection/?short=1"))
     measure(
+        "GET /decks/<id>/image.png",
+        lambda n: _count(setups[n]["client"], "get", f"/decks/{setups[n]['deck'].pk}/image.png"),
+    )
+    measure(
         "GET /decks/<id>/sheet/", lambda n: _count(setups[n]["client"], "get", f"/decks/{setups[n]['deck'].pk}/sheet/")
     )
     measure("GET /api/decks/<id>/", lambda n: _count(setups[n]["client"], "get", f"/api/decks/{setups[n]['deck'].pk}/"))
