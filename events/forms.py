@@ -13,7 +13,7 @@ from decks.models import Deck
 from events.models import TABLE_NUMBERS, Event, Penalty, validate_deadline_year
 from rules_check import DEFAULT_FORMAT
 from rules_check.decklist import MAX_BYTES
-from webutil.text import CJK
+from webutil.form_fields import ChineseAwareSelect
 from webutil.uploads import MultipleFileField, MultipleFileInput
 
 _LOCAL_MINUTE = "%Y-%m-%dT%H:%M"
@@ -43,16 +43,6 @@ class EventForm(forms.ModelForm):
         if self.instance.pk is None and deadline <= timezone.now():
             raise forms.ValidationError(_("The deadline must be in the future."))
         return deadline
-
-
-class ChineseAwareSelect(forms.Select):
-    """Options named by users (deck names) are marked as Chinese when they hold Chinese."""
-
-    def create_option(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
-        option = super().create_option(*args, **kwargs)
-        if CJK.search(str(option["label"])):
-            option["attrs"]["lang"] = "zh"
-        return option
 
 
 class SubmissionForm(forms.Form):
