@@ -35,6 +35,7 @@ from accounts.forms import (
 from collection.models import ShareLink
 from collection.services import set_sharing
 from events.services import release_user
+from groups.models import Group
 from webutil.requests import AuthedRequest, HtmxHttpRequest
 from webutil.throttling import client_ip, hit
 
@@ -114,7 +115,15 @@ def delete_account(request: AuthedRequest) -> HttpResponse:
             user.delete()
         messages.success(request, _("Your account and everything in it were deleted."))
         return redirect("home")
-    return render(request, "accounts/delete.html", {"form": form}, status=400 if form.errors else 200)
+    # What goes with the account, listed before the password is asked: the groups it owns (with
+    # their members' places and leagues) and the groups it leaves.
+    groups = Group.objects.of(request.user).with_member_count().order_by("name", "pk")
+    context = {
+        "form": form,
+        "owned_groups": [g for g in groups if g.owner_id == request.user.pk],
+        "joined_groups": [g for g in groups if g.owner_id != request.user.pk],
+    }
+    return render(request, "accounts/delete.html", context, status=400 if form.errors else 200)
 
 
 @login_required

@@ -20,9 +20,11 @@ class DecksConfig(AppConfig):
         from catalog import cache_version
         from decks.models import Deck
         from decks.services import refresh_after_commit
+        from groups.models import Membership
 
         connection_created.connect(_register_sqlite_functions, dispatch_uid="decks-sqlite-functions")
         post_delete.connect(_release_allocation, sender=Deck, dispatch_uid="decks-release-allocation")
+        post_delete.connect(_unshare, sender=Membership, dispatch_uid="decks-unshare-on-leave")
         cache_version.changed.connect(refresh_after_commit, dispatch_uid="decks-refresh-verdicts")
 
 
@@ -33,3 +35,11 @@ def _release_allocation(sender: Any, instance: Any, **kwargs: Any) -> None:
         from collection.models import Allocation
 
         Allocation.objects.filter(pk=instance.allocation_id).delete()
+
+
+def _unshare(sender: Any, instance: Any, **kwargs: Any) -> None:
+    """A member who leaves a group (or is removed, or deletes their account) takes their decks
+    out of it: a deck is shared with a group only while its owner belongs to it."""
+    from decks.models import Deck
+
+    Deck.groups.through.objects.filter(group_id=instance.group_id, deck__owner_id=instance.user_id).delete()

@@ -10,8 +10,10 @@ from django.utils.translation import pgettext_lazy
 from decks.batch import MAX_ZIP_BYTES
 from decks.i18n import format_label, pick
 from decks.models import MAX_DESCRIPTION, MAX_TAG, MAX_TAGS
+from groups.models import Group
 from rules_check import DEFAULT_FORMAT, FORMATS, DeckListError, decode
 from rules_check.decklist import MAX_BYTES
+from webutil.form_fields import RowMultipleChoiceField
 from webutil.text import strip_bidi
 from webutil.uploads import MultipleFileField
 
@@ -77,6 +79,19 @@ class DeckSettingsForm(forms.Form):
     )
     built = forms.BooleanField(label=_("Built (sleeved): its cards are taken from my collection"), required=False)
     archived = forms.BooleanField(label=_("Archived: listed apart from my other decks"), required=False)
+    groups = RowMultipleChoiceField(
+        label=_("Shared with my groups"),
+        help_text=_("their members can read, clone and compare it; nobody else sees it unless it is public"),
+        queryset=Group.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        groups = self.fields["groups"]
+        assert isinstance(groups, RowMultipleChoiceField)
+        groups.queryset = Group.objects.of(user)
 
     def clean_tags(self) -> list[str]:
         return clean_tags(re.split(r"[,，、;；]", self.cleaned_data["tags"]))

@@ -4,7 +4,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Case, F, FloatField, IntegerField, Q, Value, When
+from django.db.models import Case, Exists, F, FloatField, IntegerField, OuterRef, Q, Value, When
 from django.db.models.functions import Cast, NullIf
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -15,6 +15,7 @@ from collection.queries import Availability, availability
 from decks import needs
 from decks.i18n import format_label
 from decks.needs import MissingCopies, NeedsField
+from groups.models import Membership
 from rules_check import DEFAULT_FORMAT
 from webutil.urls import reverse_memo
 
@@ -29,10 +30,19 @@ SECTIONS = [(MAIN, "main"), (REINFORCEMENTS, "reinforcements")]
 
 class DeckQuerySet(models.QuerySet["Deck"]):
     def visible_to(self, user: Any) -> DeckQuerySet:
-        """Public decks, and the user's own."""
+        """Public decks, the user's own, and those shared with a group the user belongs to."""
         if user.is_authenticated:
-            return self.filter(Q(public=True) | Q(owner=user))
+            return self.filter(Q(public=True) | Q(owner=user) | Q(Exists(self._shared_with_member(user))))
         return self.filter(public=True)
+
+    @staticmethod
+    def _shared_with_member(user: Any) -> models.QuerySet[Any]:
+        memberships = Membership.objects.filter(user=user).values("group")
+        return Deck.groups.through.objects.filter(deck=OuterRef("pk"), group__in=memberships)
+
+    def shared_with(self, group: Any) -> DeckQuerySet:
+        """The decks shared with `group` (each deck once, whoever reads them)."""
+        return self.filter(Exists(Deck.groups.through.objects.filter(deck=OuterRef("pk"), group=group)))
 
     def owned_by(self, user: Any) -> DeckQuerySet:
         return self.filter(owner=user) if user.is_authenticated else self.none()
@@ -83,6 +93,10 @@ class Deck(models.Model):
     # deck's cards on every save. None when the deck is not built.
     allocation = models.OneToOneField(Allocation, null=True, blank=True, on_delete=models.SET_NULL, related_name="deck")
     archived = models.BooleanField(default=False)
+    # Shared with these play groups: their members read it (and clone and compare it) without
+    # its being public. Only groups the owner belongs to (decks.services.set_groups); leaving a
+    # group takes the owner's decks out of it (decks.apps).
+    groups = models.ManyToManyField("groups.Group", blank=True, related_name="decks")
     # What the deck needs, kept on save for "buildable from my collection" (decks.needs): one
     # bit per card and copy, so the filter is one pass over the public decks in the database.
     needs = NeedsField(default="", editable=False)

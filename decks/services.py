@@ -30,6 +30,7 @@ from decks.models import (
     DeckVersion,
     VerdictState,
 )
+from groups.models import Group
 from rules_check import export, formats_stamp
 from webutil.locks import database_lock
 from webutil.markup import render_markdown
@@ -217,6 +218,20 @@ def set_flags(deck: Deck, given: Mapping[str, Any]) -> None:
         set_built(deck, given["built"])
     if "tags" in given:
         set_tags(deck, given["tags"])
+    if "groups" in given:
+        set_groups(deck, given["groups"])
+
+
+def set_groups(deck: Deck, groups: Iterable[Any]) -> None:
+    """The deck is shared with exactly these groups (ids or groups), each one its owner belongs
+    to; any other is refused, and nothing changes."""
+    wanted = {getattr(g, "pk", g) for g in groups}
+    mine = set(Group.objects.of(deck.owner).filter(pk__in=wanted).values_list("pk", flat=True))
+    if wanted - mine:
+        raise DeckError(_("You can share a deck only with groups you belong to."))
+    with transaction.atomic():
+        _locked(deck)
+        deck.groups.set(sorted(mine))
 
 
 def set_built(deck: Deck, built: bool) -> Deck:

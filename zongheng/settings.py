@@ -48,10 +48,12 @@ INSTALLED_APPS = [
     "django_tasks",
     "django_tasks_db",
     "catalog",
+    "groups",
     "contributions",
     "collection",
     "decks",
     "events",
+    "league",
     "accounts",
 ]
 

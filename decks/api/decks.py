@@ -11,7 +11,7 @@ from typing import Any, NotRequired, TypedDict, cast
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Prefetch, Q
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -31,6 +31,7 @@ from decks.forms import clean_tags
 from decks.legality import check_deck_snapshot, deck_for_rules
 from decks.models import MAX_DESCRIPTION, MAX_ENTRY_COUNT, MAX_TAG, MAX_TAGS, Deck, DeckQuerySet
 from decks.stats import deck_view
+from groups.models import Group
 from rules_check import FORMATS, export
 from webutil.fields import StrictBooleanField, StrictCharField
 from webutil.numbers import whole_number
@@ -38,6 +39,9 @@ from webutil.pagination import StrictCursorPagination
 
 MAX_ID = 2**63 - 1  # the largest id a database column holds
 API_SORTS = ("updated", "newest", "missing", "-owned_share")
+MAX_SHARED_GROUPS = 100  # more than anyone belongs to (groups.models.MAX_OWNED is 50 owned)
+# The ids of the groups a deck is shared with, in one query for a whole page.
+_GROUP_IDS = Prefetch("groups", queryset=Group.objects.only("pk"))
 ERROR = OpenApiResponse(OpenApiTypes.OBJECT, description="{field: [messages]} or {detail: message}")
 
 
@@ -59,6 +63,12 @@ class DeckInputSerializer(serializers.Serializer):
     built = StrictBooleanField(required=False, help_text="Built (sleeved): its cards are taken from my collection")
     archived = StrictBooleanField(required=False)
     tags = serializers.ListField(child=StrictCharField(max_length=MAX_TAG), required=False, max_length=MAX_TAGS)
+    groups = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
+        required=False,
+        max_length=MAX_SHARED_GROUPS,
+        help_text="Share it with exactly these of my groups (ids); [] shares it with none",
+    )
 
     def validate_tags(self, value: Any) -> Any:
         try:
@@ -91,6 +101,9 @@ class DeckOutputSerializer(serializers.Serializer):
     built = serializers.BooleanField()
     archived = serializers.BooleanField()
     tags = serializers.ListField(child=serializers.CharField())
+    groups = serializers.ListField(
+        child=serializers.IntegerField(), required=False, help_text="To its owner only: the groups it is shared with"
+    )
     owned = serializers.IntegerField(
         required=False, help_text="In lists, for a logged-in caller: copies of it the caller has available"
     )
@@ -123,12 +136,14 @@ class DeckAnswer(TypedDict):
     built: bool
     archived: bool
     tags: list[str]
+    groups: NotRequired[list[int]]
     owned: NotRequired[int]
     missing: NotRequired[int]
 
 
-def deck_json(deck: Deck, data: DeckData | None = None) -> DeckAnswer:
-    """`data`: the deck as plain data when a list read it already (services.snapshots_of)."""
+def deck_json(deck: Deck, data: DeckData | None = None, reader: Any = None) -> DeckAnswer:
+    """`data`: the deck as plain data when a list read it already (services.snapshots_of).
+    `reader`: who asks; its owner also sees the groups it is shared with."""
     data = data or services.snapshot_of(deck)
     answer: DeckAnswer = {
         "id": deck.pk,
@@ -149,6 +164,8 @@ def deck_json(deck: Deck, data: DeckData | None = None) -> DeckAnswer:
         "archived": deck.archived,
         "tags": [tag.name for tag in deck.tags.all()],
     }
+    if reader is not None and reader.pk == deck.owner_id:
+        answer["groups"] = sorted(group.pk for group in deck.groups.all())
     if vars(deck).get("missing") is not None:  # annotated by Deck.objects.with_ownership in lists
         answer["owned"], answer["missing"] = vars(deck)["owned"], vars(deck)["missing"]
     return answer
@@ -269,10 +286,12 @@ class DeckListView(APIView):
         paginator = StrictCursorPagination()
         queryset, paginator.ordering = self._filtered(request)
         # Narrow rows to sort (no rendered description, no bits): the sort then stays in memory.
-        narrow = queryset.defer("description_html", "needs").select_related("owner").prefetch_related("tags")
+        narrow = (
+            queryset.defer("description_html", "needs").select_related("owner").prefetch_related("tags", _GROUP_IDS)
+        )
         decks = paginator.paginate_queryset(narrow, request, view=self) or []
         data = services.snapshots_of(decks)
-        return paginator.get_paginated_response([deck_json(d, data[d.pk]) for d in decks])
+        return paginator.get_paginated_response([deck_json(d, data[d.pk], request.user) for d in decks])
 
     @extend_schema(request=DeckInputSerializer, responses={201: DeckOutputSerializer, 400: ERROR, 401: ERROR})
     def post(self, request: Request) -> Response:
@@ -282,7 +301,7 @@ class DeckListView(APIView):
         data = _data_from(payload.validated_data, empty)
         # IsAuthenticatedOrReadOnly lets only a logged-in user POST.
         deck = _save(Deck(owner=cast(User, request.user)), data, payload.validated_data, note="api")
-        return Response(deck_json(deck), status=status.HTTP_201_CREATED)
+        return Response(deck_json(deck, reader=request.user), status=status.HTTP_201_CREATED)
 
 
 def _visible(request: Request, deck_id: int) -> Deck:
@@ -304,7 +323,7 @@ class DeckDetailView(APIView):
 
     @extend_schema(responses={200: DeckOutputSerializer, 404: ERROR})
     def get(self, request: Request, deck_id: int) -> Response:
-        return Response(deck_json(_visible(request, deck_id)))
+        return Response(deck_json(_visible(request, deck_id), reader=request.user))
 
     @extend_schema(
         request=DeckInputSerializer,
@@ -341,7 +360,7 @@ class DeckDetailView(APIView):
             deck = services.apply_settings(deck, given, note="api", edit=cards)
         except services.DeckError as exc:
             raise ValidationError({"cards": [str(exc)]}) from None
-        return Response(deck_json(deck))
+        return Response(deck_json(deck, reader=request.user))
 
 
 class DeckLegalityView(APIView):

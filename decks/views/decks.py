@@ -41,6 +41,7 @@ from decks.sheets import sheet_for_snapshot
 from decks.shopping import as_csv, as_text, shopping_list
 from decks.stats import curve_svg, deck_view
 from drawing import TURNS, sample_hand
+from groups.models import Group
 from rules_check import FORMATS
 from rules_check.formats import playset_size
 from rules_check.model import REINFORCEMENT
@@ -120,6 +121,8 @@ def detail(request: HtmxHttpRequest, deck_id: int) -> HttpResponse:
     context = _deck_context(request, deck)
     context["description"] = mark_safe(deck.description_html)  # noqa: S308 (sanitised when saved)
     context["names"] = deck_names(deck)
+    # The groups it is shared with that the reader is in (all of them, for its owner).
+    context["shared_groups"] = list(deck.groups.filter(pk__in=Group.objects.of(request.user).values("pk")))
     return render(request, "decks/detail.html", context)
 
 
@@ -152,7 +155,7 @@ def _unless_built_is_understood(request: AuthedRequest, deck: Deck, given: dict[
 def build(request: AuthedRequest, deck_id: int) -> HttpResponse:
     deck = _own_deck(request, deck_id)
     if request.method == "POST":
-        form = DeckSettingsForm(request.POST)
+        form = DeckSettingsForm(request.POST, user=request.user)
         if form.is_valid():
             asked = _unless_built_is_understood(request, deck, form.cleaned_data)
             if asked:
@@ -162,6 +165,7 @@ def build(request: AuthedRequest, deck_id: int) -> HttpResponse:
             return redirect("decks:build", deck.pk)
     else:
         form = DeckSettingsForm(
+            user=request.user,
             initial={
                 "name": deck.name,
                 "format": deck.format,
@@ -170,7 +174,8 @@ def build(request: AuthedRequest, deck_id: int) -> HttpResponse:
                 "built": deck.built,
                 "archived": deck.archived,
                 "tags": ", ".join(deck.tags.values_list("name", flat=True)),
-            }
+                "groups": list(deck.groups.values_list("pk", flat=True)),
+            },
         )
     # The results show no set: no join for it.
     card_filter = CardFilter(request.GET, queryset=with_counts(Card.objects.all(), request.user))

@@ -11,6 +11,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.files.base import ContentFile
 from django.test import Client
 from django.utils import timezone
@@ -18,10 +19,14 @@ from django.utils import timezone
 from catalog.models import Card, CardChange, Scan
 from collection.models import CollectionChange
 from contributions import services
+from decks.services import set_groups
 from events.models import Event, Match, Submission
+from league.services import Side, log_game
+from tests.conftest import PASSWORD, logged_in
 from tests.support.collection_helpers import own
 from tests.support.contribution_helpers import propose
 from tests.support.deck_helpers import make_deck
+from tests.support.group_helpers import make_group
 from tests.support.image_helpers import picture_bytes
 from tests.support.pages import paired_round, paper_sheet
 
@@ -39,6 +44,7 @@ class Route:
     other: tuple[int, ...]
     data: dict[str, Any] | None = None
     json: bool = False
+    member: tuple[int, ...] | None = None  # for a play group's routes: dora, a member of alice's {group}
 
 
 ROUTES = [
@@ -221,6 +227,50 @@ ROUTES = [
     Route("post", "/api/proposals/{proposal}/photos/", 400, (401,), (404,), {"side": "front"}),
     Route("post", "/api/proposals/{proposal}/approve/", 403, (401,), (404,), {}, json=True),
     Route("post", "/api/proposals/{proposal}/reject/", 403, (401,), (404,), {"reason": "x"}, json=True),
+    # play groups: alice owns {group} (its name is no secret: the invite link shows it), dora is
+    # a member, bob is not; alice's secret deck is shared with it; {game} is alice v dora, not
+    # yet confirmed
+    Route("get", "/groups/", 200, (302,), (200,), member=(200,)),
+    Route("post", "/groups/", 400, (302,), (400,), {"name": ""}, member=(400,)),
+    Route("get", "/groups/{group}/", 200, (302,), (404,), member=(200,)),
+    Route("get", "/groups/join/{invite}/", 200, (302,), (200,), member=(200,)),
+    Route("post", "/groups/join/{invite}/", 302, (302,), (302,), member=(302,)),
+    Route("post", "/groups/{group}/members/", 302, (302,), (404,), {"username": "bob"}, member=(302,)),
+    Route("post", "/groups/{group}/members/dora/remove/", 200, (302,), (404,), member=(200,)),
+    Route("post", "/groups/{group}/members/dora/remove/", 302, (302,), (404,), {"confirm": "yes"}, member=(302,)),
+    Route("post", "/groups/{group}/invite/", 302, (302,), (404,), member=(302,)),
+    Route("post", "/groups/{group}/delete/", 200, (302,), (404,), member=(302,)),
+    Route("post", "/groups/{group}/delete/", 302, (302,), (404,), {"confirm": "yes"}, member=(302,)),
+    Route("post", "/groups/{group}/games/", 302, (302,), (404,), {"opponent": "dora", "result": "me"}, member=(400,)),
+    Route("post", "/groups/{group}/games/{game}/confirm/", 302, (302,), (404,), member=(302,)),
+    Route("post", "/groups/{group}/games/{game}/delete/", 200, (302,), (404,), member=(200,)),
+    Route("post", "/groups/{group}/games/{game}/delete/", 302, (302,), (404,), {"confirm": "yes"}, member=(302,)),
+    Route("get", "/api/groups/", 200, (401,), (200,), member=(200,)),
+    Route("post", "/api/groups/", 201, (401,), (201,), {"name": "x"}, json=True, member=(201,)),
+    Route("get", "/api/groups/{group}/", 200, (401,), (404,), member=(200,)),
+    Route("patch", "/api/groups/{group}/", 200, (401,), (404,), {"name": "y"}, json=True, member=(403,)),
+    Route("delete", "/api/groups/{group}/", 204, (401,), (404,), member=(403,)),
+    Route("post", "/api/groups/join/", 200, (401,), (201,), {"invite": "{invite}"}, json=True, member=(200,)),
+    Route("post", "/api/groups/{group}/invite/", 200, (401,), (404,), {}, json=True, member=(403,)),
+    Route("get", "/api/groups/{group}/members/", 200, (401,), (404,), member=(200,)),
+    Route("post", "/api/groups/{group}/members/", 201, (401,), (404,), {"user": "bob"}, json=True, member=(403,)),
+    Route("delete", "/api/groups/{group}/members/dora/", 204, (401,), (404,), member=(204,)),
+    Route("get", "/api/groups/{group}/decks/", 200, (401,), (404,), member=(200,)),
+    Route("get", "/api/groups/{group}/games/", 200, (401,), (404,), member=(200,)),
+    Route(
+        "post",
+        "/api/groups/{group}/games/",
+        201,
+        (401,),
+        (404,),
+        {"players": ["alice", "dora"], "winner": "alice"},
+        json=True,
+        member=(201,),
+    ),
+    Route("get", "/api/groups/{group}/games/{game}/", 200, (401,), (404,), member=(200,)),
+    Route("post", "/api/groups/{group}/games/{game}/confirm/", 403, (401,), (404,), {}, json=True, member=(200,)),
+    Route("delete", "/api/groups/{group}/games/{game}/", 204, (401,), (404,), member=(204,)),
+    Route("get", "/api/groups/{group}/league/", 200, (401,), (404,), member=(200,)),
 ]
 
 
@@ -252,8 +302,15 @@ def world(alice, bob, charlie, media_root):
         status=Scan.Status.DONE,
         result={"facts": {"text": {"value": SECRET, "confidence": 0.95}}},
     )
+    dora = get_user_model().objects.create_user("dora", "dora@example.org", PASSWORD)
+    group = make_group(alice, dora, name="艾莉絲的牌友會")
+    set_groups(deck, [group])
+    game = log_game(group, alice, (Side("alice"), Side("dora")), "alice")
     return {
         **paper_sheet(event),
+        "group": group.pk,
+        "invite": group.invite,
+        "game": game.pk,
         "reading": reading.pk,
         "scan": scan.pk,
         "proposal": proposal.pk,
@@ -272,7 +329,8 @@ def world(alice, bob, charlie, media_root):
 def call(client: Client, route: Route, world: dict[str, int]):
     url = route.url.format(**world)
     if route.json:
-        return getattr(client, route.method)(url, json.dumps(route.data), content_type="application/json")
+        data = {k: v.format(**world) if isinstance(v, str) else v for k, v in (route.data or {}).items()}
+        return getattr(client, route.method)(url, json.dumps(data), content_type="application/json")
     if route.method == "get":
         return client.get(url)
     data = {k: v.format(**world) if isinstance(v, str) else v for k, v in (route.data or {}).items()}
@@ -308,3 +366,15 @@ def test_another_user(route: Route, world, bob_client: Client) -> None:
 def test_the_owner(route: Route, world, alice_client: Client) -> None:
     response = call(alice_client, route, world)
     assert response.status_code == route.owner, (response.status_code, response.content[:300])
+
+
+@pytest.mark.parametrize(
+    "route",
+    [r for r in ROUTES if r.member is not None],
+    ids=lambda r: f"{r.method} {r.url}{' confirmed' if r.data and r.data.get('confirm') else ''}",
+)
+def test_a_member(route: Route, world) -> None:
+    assert route.member is not None
+    dora = get_user_model().objects.get(username="dora")
+    response = call(logged_in(dora), route, world)
+    assert response.status_code in route.member, (response.status_code, response.content[:300])

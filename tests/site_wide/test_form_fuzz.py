@@ -14,7 +14,9 @@ from hypothesis import strategies as st
 
 from catalog.models import Scan
 from events.models import Event
+from league import services
 from tests.support.deck_helpers import make_deck
+from tests.support.group_helpers import make_group
 from tests.support.pages import paper_sheet
 
 pytestmark = pytest.mark.django_db
@@ -58,7 +60,7 @@ values = st.one_of(st.sampled_from(HOSTILE), st.text(max_size=50), st.integers()
 FORMS: dict[str, list[str]] = {
     "/check/": ["list", "format"],
     "/decks/import/": ["text", "name", "format"],
-    "/decks/{deck}/build/": ["name", "format", "description", "public"],
+    "/decks/{deck}/build/": ["name", "format", "description", "public", "groups"],
     "/decks/{deck}/change/": ["action", "card", "count", "section"],
     "/decks/{deck}/paste/": ["text"],
     "/collection/cards/YXJQ-003/": ["action", "quantity", "foil_quantity", "next", "compact"],
@@ -77,6 +79,12 @@ FORMS: dict[str, list[str]] = {
     "/accounts/login/": ["username", "password", "next"],
     "/accounts/password/reset/": ["email"],
     "/accounts/delete/": ["password", "events", "new_organiser"],
+    "/groups/": ["name"],
+    "/groups/join/{invite}/": ["confirm"],
+    "/groups/{group}/members/": ["username"],
+    "/groups/{group}/members/bob/remove/": ["confirm"],
+    "/groups/{group}/games/": ["opponent", "result", "my_deck", "their_deck", "played_on"],
+    "/groups/{group}/games/{game}/delete/": ["confirm"],
 }
 QUERIES: dict[str, list[str]] = {
     "/cards/": ["q", "set", "kind", "cost_min", "sort", "page", "per_page"],
@@ -84,6 +92,7 @@ QUERIES: dict[str, list[str]] = {
     "/collection/": ["q", "kind", "page", "per_page"],
     "/decks/compare/": ["a", "b"],
     "/decks/{deck}/history/": ["a", "b"],
+    "/groups/{group}/": ["general", "faction", "format", "legal", "sort", "page", "per_page"],
 }
 
 
@@ -93,7 +102,7 @@ def _encode(fields: dict[str, str]) -> bytes:
 
 
 @pytest.fixture
-def places(alice):
+def places(alice, bob):
     deck = make_deck(alice)
     event = Event.objects.create(organiser=alice, name="賽", deadline=timezone.now() + timedelta(days=1))
     found = [
@@ -107,7 +116,18 @@ def places(alice):
         for code in ("WJ-001", "YXJQ-004")
     ]
     scan = Scan.objects.create(user=alice, status=Scan.Status.DONE, result={"cards": found, "unmatched": []})
-    return {"deck": deck.pk, "event": event.pk, "token": event.token, "scan": scan.pk, **paper_sheet(event)}
+    group = make_group(alice, bob)
+    game = services.log_game(group, alice, (services.Side("alice"), services.Side("bob")), "bob")
+    return {
+        "deck": deck.pk,
+        "event": event.pk,
+        "token": event.token,
+        "scan": scan.pk,
+        **paper_sheet(event),
+        "group": group.pk,
+        "invite": group.invite,
+        "game": game.pk,
+    }
 
 
 @pytest.mark.parametrize("url", FORMS)

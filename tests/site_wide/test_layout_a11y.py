@@ -27,7 +27,16 @@ from tests.support.browser_fixtures import ARTIFACTS, CHROMIUM
 from tests.support.collection_helpers import own
 from tests.support.deck_helpers import make_deck
 from tests.support.layout_checks import layout_faults
-from tests.support.pages import PRINT_SHEETS, PRIVATE, PUBLIC, contributions, paired_round, paper_sheet, scanned
+from tests.support.pages import (
+    PRINT_SHEETS,
+    PRIVATE,
+    PUBLIC,
+    contributions,
+    paired_round,
+    paper_sheet,
+    play_group,
+    scanned,
+)
 
 pytestmark = [
     pytest.mark.browser,
@@ -61,6 +70,7 @@ def world(site):
     places |= contributions(owner)
     places |= scanned(owner)
     places |= paper_sheet(event)
+    places |= play_group(owner, deck)
     return {"site": site, "owner": owner, "places": places}
 
 

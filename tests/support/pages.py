@@ -2,7 +2,8 @@
 A new page joins one of these lists. Placeholders: {deck}, {event}, {check} (a deck check of it), {token} (the owner's),
 {proposal} (the owner's, open), {review} (another player's, for the owner to review: the owner
 is a curator), {scan} (the owner's photo of two cards, read), {reading} (the owner's photo of a card's face, read
-for a proposal), {paper} (a paper list of the event, read, with a line to check)."""
+for a proposal), {paper} (a paper list of the event, read, with a line to check), {group} (the
+owner's play group, with a league), {invite} (its invite token)."""
 
 from __future__ import annotations
 
@@ -76,6 +77,9 @@ PRIVATE = [
     "/contributions/{proposal}/edit/",
     "/contributions/{review}/",
     "/review/",
+    "/groups/",
+    "/groups/{group}/",
+    "/groups/join/{invite}/",
 ]
 # Print sheets are A4 pages, not screens: the layout test leaves them out.
 PRINT_SHEETS = frozenset({"/decks/{deck}/sheet/", "/events/{event}/sheets/"})
@@ -159,3 +163,24 @@ def paper_sheet(event: Any) -> dict[str, int]:
     )
     scan.image.save("sheet.webp", ContentFile(picture_bytes("PNG", (60, 40))))
     return {"paper": PaperList.objects.create(event=event, scan=scan, file_name="sheets.pdf", page=2).pk}
+
+
+def play_group(owner: Any, deck: Any) -> dict[str, Any]:
+    """The owner's play group with another member, `deck` shared with it, a confirmed game and
+    one waiting for the owner to confirm."""
+    from django.contrib.auth import get_user_model
+
+    from decks.services import set_groups
+    from league import services
+    from tests.support.deck_helpers import make_deck
+    from tests.support.group_helpers import make_group
+
+    player = get_user_model().objects.create_user("teammate", password="teammate-password-1")
+    group = make_group(owner, player, name="週五三國夜")
+    set_groups(deck, [group])
+    theirs = make_deck(player, name="魏國騎兵", general="WJ-002")
+    set_groups(theirs, [group])
+    sides = (services.Side(owner.username, deck.pk), services.Side(player.username, theirs.pk))
+    services.confirm(services.log_game(group, owner, sides, owner.username), player)
+    services.log_game(group, player, (sides[1], sides[0]), None)
+    return {"group": group.pk, "invite": group.invite}

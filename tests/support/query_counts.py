@@ -27,6 +27,9 @@ from decks.models import Deck
 from decks.services import refresh_verdicts, save_deck
 from events import day, tools
 from events.models import Event, PaperList, Submission
+from groups.models import Group, Membership
+from groups.services import create_group
+from league.models import Game
 
 
 def _count(client: Client, method: str, url: str, data: Any = None) -> int:
@@ -248,4 +251,44 @@ def report() -> dict[str, dict[str, int]]:
             f"GET {page.format('<code>')}",
             lambda n, page=page: _count(anonymous, "get", page.format(setups[n]["changed"].code)),
         )
+    for n in (10, 200):  # a play group of n members, n decks shared with it, n confirmed games
+        setups[n]["group"] = _play_group(setups[n]["user"], n)
+    for page in ("/groups/{}/", "/groups/", "/api/groups/{}/", "/api/groups/{}/members/", "/api/groups/{}/decks/"):
+        measure(
+            f"GET {page.format('<id>')}",
+            lambda n, page=page: _count(setups[n]["client"], "get", page.format(setups[n]["group"].pk)),
+        )
+    for page in ("/api/groups/{}/games/", "/api/groups/{}/league/"):
+        measure(
+            f"GET {page.format('<id>')}",
+            lambda n, page=page: _count(setups[n]["client"], "get", page.format(setups[n]["group"].pk)),
+        )
     return rows
+
+
+def _play_group(owner: Any, size: int) -> Group:
+    """`owner`'s group of `size` members: each of the owner's decks shared with it, and `size`
+    confirmed games between the owner and each member in turn, with the owner's decks."""
+    group = create_group(owner, f"group{size}")
+    members = get_user_model().objects.bulk_create(
+        [get_user_model()(username=f"member{size}-{i}") for i in range(size - 1)]
+    )
+    Membership.objects.bulk_create([Membership(group=group, user=m) for m in members])
+    decks = list(Deck.objects.filter(owner=owner).select_related("general")[:size])
+    Deck.groups.through.objects.bulk_create([Deck.groups.through(deck=d, group=group) for d in decks])
+    now = timezone.now()
+    Game.objects.bulk_create(
+        [
+            Game(
+                group=group,
+                player_a=owner,
+                player_b=members[i % len(members)],
+                deck_a=decks[i % len(decks)],
+                general_a=decks[i % len(decks)].general,
+                result=("a", "b", "draw")[i % 3],
+                confirmed=now,
+            )
+            for i in range(size)
+        ]
+    )
+    return group

@@ -1,0 +1,90 @@
+"""The league's tables, counted in the database: a fixed number of queries however many games."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db.models import Count, Q
+
+from catalog.models import Card
+from decks.models import Deck
+from league.models import Game, Result
+
+
+@dataclass
+class Record:
+    """Games, wins, draws and losses of one player, general or deck (confirmed games only)."""
+
+    key: Any
+    label: str = ""
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+
+    @property
+    def losses(self) -> int:
+        return self.games - self.wins - self.draws
+
+    @property
+    def win_rate(self) -> float | None:
+        return self.wins / self.games if self.games else None
+
+    @property
+    def win_percent(self) -> int | None:
+        rate = self.win_rate
+        return None if rate is None else round(rate * 100)
+
+
+def _records(games: Any, field: str) -> dict[Any, Record]:
+    """Per value of `field` ("player", "general", "deck"): one grouped query for each side."""
+    out: dict[Any, Record] = {}
+    for side, won in (("a", Result.A), ("b", Result.B)):
+        column = f"{field}_{side}"
+        rows = (
+            games.exclude(**{f"{column}__isnull": True})
+            .values(column)
+            .annotate(n=Count("pk"), w=Count("pk", filter=Q(result=won)), d=Count("pk", filter=Q(result=Result.DRAW)))
+            .order_by()
+        )
+        for row in rows:
+            record = out.setdefault(row[column], Record(row[column]))
+            record.games += row["n"]
+            record.wins += row["w"]
+            record.draws += row["d"]
+    return out
+
+
+def _ranked(records: dict[Any, Record]) -> list[Record]:
+    return sorted(records.values(), key=lambda r: (-r.wins, -(r.win_rate or 0), -r.games, r.label))
+
+
+@dataclass
+class League:
+    players: list[Record]
+    generals: list[Record]
+    decks: list[Record]
+
+
+def league(group: Any, usernames: dict[int, str], reader: Any) -> League:
+    """The group's tables: per player (labelled from `usernames`, id → name, which the caller
+    read with the members), per general and per deck. A deck the reader may not read (a
+    player's private deck) is left out of the decks' table: its name is its owner's. Eight
+    queries."""
+    games = Game.objects.filter(group=group).confirmed()
+    players = _records(games, "player")
+    # A player who left is still in the table, under the name read here.
+    gone = [pk for pk in players if pk not in usernames]
+    names = {**usernames, **dict(get_user_model().objects.filter(pk__in=gone).values_list("pk", "username"))}
+    for pk, record in players.items():
+        record.label = names.get(pk, "?")
+    generals = _records(games, "general")
+    for card in Card.objects.filter(pk__in=list(generals)).only("pk", "name"):
+        generals[card.pk].label = card.name
+    decks = _records(games, "deck")
+    shown = {}
+    for deck in Deck.objects.visible_to(reader).filter(pk__in=list(decks)).only("pk", "name"):
+        decks[deck.pk].label = deck.name
+        shown[deck.pk] = decks[deck.pk]
+    return League(_ranked(players), _ranked(generals), _ranked(shown))

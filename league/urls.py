@@ -1,0 +1,18 @@
+from django.urls import path
+
+from league.views import games
+from league.views import groups as views
+
+app_name = "league"
+urlpatterns = [
+    path("groups/", views.my_groups, name="groups"),
+    path("groups/join/<str:invite>/", views.join, name="join"),
+    path("groups/<int:group_id>/", views.group_page, name="group"),
+    path("groups/<int:group_id>/members/", views.add_member, name="add-member"),
+    path("groups/<int:group_id>/members/<str:username>/remove/", views.remove_member, name="remove-member"),
+    path("groups/<int:group_id>/invite/", views.new_invite, name="new-invite"),
+    path("groups/<int:group_id>/delete/", views.delete, name="delete"),
+    path("groups/<int:group_id>/games/", games.log_game, name="log-game"),
+    path("groups/<int:group_id>/games/<int:game_id>/confirm/", games.confirm_game, name="confirm-game"),
+    path("groups/<int:group_id>/games/<int:game_id>/delete/", games.delete_game, name="delete-game"),
+]

@@ -1,0 +1,218 @@
+"""A player's groups, a group's page (members, shared decks, the league) and membership: joining
+by the invite link, the owner adding and removing, leaving, deleting. A group is a 404 to anyone
+who is not a member."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from catalog.vocab import Faction
+from decks.filters import NarrowSorted
+from decks.filters import deck_filter as deck_filter_for
+from decks.forms import format_choices
+from decks.models import Deck
+from groups import services
+from groups.models import Group, Membership
+from league.forms import AddMemberForm, GameForm, GroupForm
+from league.models import Game
+from league.queries import league
+from webutil.confirm import unless_confirmed
+from webutil.pagination import SlicePage, page_number, per_page
+from webutil.requests import AuthedRequest
+
+DECKS_PER_PAGE = 50
+MAX_DECK_PAGE = 50
+RECENT_GAMES = 30
+
+
+def member_group(request: AuthedRequest, group_id: int) -> Group:
+    # Not a member: a 404, never a 403; a group's existence is its members' business.
+    return get_object_or_404(Group.objects.of(request.user).select_related("owner"), pk=group_id)
+
+
+@login_required
+def my_groups(request: AuthedRequest) -> HttpResponse:
+    """The groups I belong to, and a form for a new one."""
+    form = GroupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            group = services.create_group(request.user, form.cleaned_data["name"])
+        except services.GroupError as exc:
+            form.add_error("name", str(exc))
+        else:
+            messages.success(request, _("Group created. Send its invite link to the players."))
+            return redirect("league:group", group_id=group.pk)
+    context = {
+        "form": form,
+        "groups": Group.objects.of(request.user).with_member_count().select_related("owner"),
+    }
+    return render(request, "league/my_groups.html", context, status=400 if form.errors else 200)
+
+
+def game_form(request: AuthedRequest, group: Group, members: list[Membership], data: object = None) -> GameForm:
+    opponents = [(m.user.username, m.user.username) for m in members if m.user_id != request.user.pk]
+    shared = Deck.objects.shared_with(group).exclude(owner=request.user).select_related("owner").order_by("name", "pk")
+    mine = Deck.objects.owned_by(request.user).filter(archived=False).order_by("name", "pk")
+    return GameForm(data, members=opponents, mine=mine, shared=shared)
+
+
+@login_required
+def group_page(request: AuthedRequest, group_id: int, form: GameForm | None = None) -> HttpResponse:
+    group = member_group(request, group_id)
+    members = list(Membership.objects.filter(group=group).select_related("user").order_by("-role", "user__username"))
+    owner = group.owner_id == request.user.pk
+    deck_filter = deck_filter_for(request, Deck.objects.shared_with(group).select_related("owner", "general"))
+    valid = deck_filter.is_valid()
+    number = page_number(request, MAX_DECK_PAGE)
+    decks = deck_filter.qs if valid else Deck.objects.none()
+    page = SlicePage(NarrowSorted(decks), number or 1, per_page(request, DECKS_PER_PAGE)) if number else None
+    games = Game.objects.filter(group=group).select_related(
+        "player_a", "player_b", "deck_a", "deck_b", "general_a", "general_b"
+    )
+    recent = list(games[:RECENT_GAMES])
+    for game in recent:
+        # What this reader may do with it, as league.services decides.
+        game.can_delete = owner or (game.confirmed is None and request.user.pk in (game.player_a_id, game.player_b_id))  # type: ignore[attr-defined]
+    played = {g.deck_a_id for g in recent} | {g.deck_b_id for g in recent}
+    context = {
+        "group": group,
+        "owner": owner,
+        "members": members,
+        "invite_url": request.build_absolute_uri(reverse("league:join", args=[group.invite])) if owner else "",
+        "add_form": AddMemberForm() if owner else None,
+        "game_form": form or game_form(request, group, members),
+        "waiting": [g for g in recent if g.player_b_id == request.user.pk and g.confirmed is None],
+        "recent": recent,
+        "readable": set(
+            Deck.objects.visible_to(request.user).filter(pk__in=played - {None}).values_list("pk", flat=True)
+        ),
+        "league": league(group, {m.user_id: m.user.username for m in members}, request.user),
+        "page": page,
+        "decks": page.object_list if page else [],
+        "filter": deck_filter,
+        "formats": format_choices(),
+        "sort": request.GET.get("sort", "updated"),
+        "factions": Faction.values,
+    }
+    status = 400 if (form is not None and form.errors) or not valid else 200
+    return render(request, "league/group.html", context, status=status)
+
+
+@login_required
+def join(request: AuthedRequest, invite: str) -> HttpResponse:
+    """The invite link: GET says which group it is and asks; POST joins."""
+    group = Group.objects.filter(invite=invite[:32]).select_related("owner").first()
+    if group is None:
+        raise Http404(
+            _("This invite link is not valid: it may have been replaced. Ask the group's owner for the new one.")
+        )
+    if request.method == "POST":
+        try:
+            group, new = services.join(request.user, invite)
+        except services.GroupError as exc:
+            messages.error(request, str(exc))
+            return redirect("league:groups")
+        if new:
+            messages.success(request, _("You joined “%(name)s”.") % {"name": group.name})
+        return redirect("league:group", group_id=group.pk)
+    member = Membership.objects.filter(group=group, user=request.user).exists()
+    count = Membership.objects.filter(group=group).count()
+    return render(request, "league/join.html", {"group": group, "member": member, "count": count})
+
+
+@login_required
+@require_POST
+def add_member(request: AuthedRequest, group_id: int) -> HttpResponse:
+    group = member_group(request, group_id)
+    form = AddMemberForm(request.POST)
+    if form.is_valid():
+        try:
+            user = services.add_member(group, request.user, form.cleaned_data["username"])
+        except services.GroupError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, _("%(name)s is now a member.") % {"name": user.username})
+    else:
+        messages.error(request, _("Give the player's username."))
+    return redirect("league:group", group_id=group.pk)
+
+
+@login_required
+@require_POST
+def remove_member(request: AuthedRequest, group_id: int, username: str) -> HttpResponse:
+    group = member_group(request, group_id)
+    leaving = username == request.user.username
+    if leaving:
+        title = _("Leave “%(name)s”?") % {"name": group.name}
+        message = _("Your decks stop being shared with the group; the games you played stay in its league.")
+        button = _("Leave the group")
+    else:
+        title = _("Remove %(player)s from “%(name)s”?") % {"player": username[:40], "name": group.name}
+        message = _("Their decks stop being shared with the group; the games they played stay in its league.")
+        button = _("Remove the member")
+    try:
+        if not Membership.objects.filter(group=group, user__username=username[:150]).exists():
+            raise services.NotFound(_("No such member."))
+        if not leaving and group.owner_id != request.user.pk:
+            raise services.GroupError(_("Only the group's owner may do this."))
+        asked = unless_confirmed(request, title=title, message=message, button=button, back=group_url(group))
+        if asked:
+            return asked
+        services.remove_member(group, request.user, username)
+    except services.NotFound as exc:
+        raise Http404(str(exc)) from None
+    except services.GroupError as exc:
+        messages.error(request, str(exc))
+        return redirect(group_url(group))
+    if leaving:
+        messages.success(request, _("You left “%(name)s”.") % {"name": group.name})
+        return redirect("league:groups")
+    messages.success(request, _("%(name)s is no longer a member.") % {"name": username[:40]})
+    return redirect(group_url(group))
+
+
+def group_url(group: Group) -> str:
+    return reverse("league:group", args=[group.pk])
+
+
+@login_required
+@require_POST
+def new_invite(request: AuthedRequest, group_id: int) -> HttpResponse:
+    group = member_group(request, group_id)
+    try:
+        services.replace_invite(group, request.user)
+    except services.GroupError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("A new invite link is made; the old one no longer works."))
+    return redirect(group_url(group))
+
+
+@login_required
+@require_POST
+def delete(request: AuthedRequest, group_id: int) -> HttpResponse:
+    group = member_group(request, group_id)
+    if group.owner_id != request.user.pk:
+        messages.error(request, _("Only the group's owner may do this."))
+        return redirect(group_url(group))
+    asked = unless_confirmed(
+        request,
+        title=_("Delete “%(name)s”?") % {"name": group.name},
+        message=_(
+            "The group, its members' places in it and its league's games are deleted; the decks shared with it "
+            "stay with their owners. This cannot be undone."
+        ),
+        button=_("Delete the group"),
+        back=group_url(group),
+    )
+    if asked:
+        return asked
+    services.delete_group(group, request.user)
+    messages.success(request, _("The group “%(name)s” is deleted.") % {"name": group.name})
+    return redirect("league:groups")
