@@ -76,10 +76,12 @@ def group_page(request: AuthedRequest, group_id: int, form: GameForm | None = No
         "player_a", "player_b", "deck_a", "deck_b", "general_a", "general_b"
     )
     recent = list(games[:RECENT_GAMES])
+    # Every game waiting for my confirmation, however old: the reason I open the page.
+    waiting = list(games.waiting_for(request.user)[:RECENT_GAMES])
     for game in recent:
         # What this reader may do with it, as league.services decides.
         game.can_delete = owner or (game.confirmed is None and request.user.pk in (game.player_a_id, game.player_b_id))  # type: ignore[attr-defined]
-    played = {g.deck_a_id for g in recent} | {g.deck_b_id for g in recent}
+    played = {g.deck_a_id for g in recent + waiting} | {g.deck_b_id for g in recent + waiting}
     context = {
         "group": group,
         "owner": owner,
@@ -87,7 +89,7 @@ def group_page(request: AuthedRequest, group_id: int, form: GameForm | None = No
         "invite_url": request.build_absolute_uri(reverse("league:join", args=[group.invite])) if owner else "",
         "add_form": AddMemberForm() if owner else None,
         "game_form": form or game_form(request, group, members),
-        "waiting": [g for g in recent if g.player_b_id == request.user.pk and g.confirmed is None],
+        "waiting": waiting,
         "recent": recent,
         "readable": set(
             Deck.objects.visible_to(request.user).filter(pk__in=played - {None}).values_list("pk", flat=True)

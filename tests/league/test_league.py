@@ -167,3 +167,12 @@ def test_the_api_logs_confirms_and_counts(alice, bob, charlie) -> None:
     assert logger.post(f"{url}/games/", bad, content_type="application/json").status_code == 400
     assert logger.post(f"{url}/games/", {**body, "winner": "zed"}, content_type="application/json").status_code == 400
     assert Game.objects.count() == 1
+
+
+def test_a_game_to_confirm_shows_however_many_games_came_after(alice, bob, charlie) -> None:
+    group = make_group(alice, bob, charlie)
+    old = _log(group, alice, bob, "alice")
+    for _ in range(35):
+        services.confirm(_log(group, alice, charlie, None), charlie)
+    page = logged_in(bob).get(f"/groups/{group.pk}/").content.decode()
+    assert f"/groups/{group.pk}/games/{old.pk}/confirm/" in page
