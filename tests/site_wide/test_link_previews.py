@@ -1,0 +1,40 @@
+"""A link pasted into a chat app shows what it opens: card pages and an event's public page carry
+Open Graph and Twitter card tags (a public deck's page too: tests/decks/test_deck_image.py)."""
+
+from __future__ import annotations
+
+import html
+import re
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from events.models import Event
+
+pytestmark = pytest.mark.django_db
+
+
+def _meta(page: str, prop: str) -> str:
+    found = re.search(rf'<meta (?:property|name)="{re.escape(prop)}" content="([^"]*)">', page)
+    assert found, prop
+    return html.unescape(found.group(1))
+
+
+def test_a_card_page_previews_with_its_name_in_the_readers_script_and_its_text() -> None:
+    traditional = Client().get("/cards/WJ-001/").content.decode()
+    assert _meta(traditional, "og:title") == "劉備 WJ-001"
+    assert _meta(traditional, "og:url") == "http://testserver/cards/WJ-001/"
+    assert _meta(traditional, "twitter:card") == "summary"
+    simplified = Client(headers={"accept-language": "zh-hans"}).get("/cards/WJ-001/").content.decode()
+    assert _meta(simplified, "og:title") == "刘备 WJ-001"
+    troop = Client().get("/cards/YXJQ-003/").content.decode()
+    assert _meta(troop, "og:title").startswith("新兵")
+
+
+def test_an_events_public_page_previews_with_its_name_and_format(alice) -> None:
+    event = Event.objects.create(organiser=alice, name="台北冬季賽", deadline=timezone.now() + timedelta(days=2))
+    page = Client().get(f"/t/{event.public_token}/").content.decode()
+    assert _meta(page, "og:title") == "台北冬季賽"
+    assert event.format_label in _meta(page, "og:description")
