@@ -28,6 +28,7 @@ urlpatterns = [
     path("decks/<int:deck_id>/history/<int:number>/restore/", deck_views.restore, name="restore"),
     path("decks/<int:deck_id>/export.txt", deck_views.export_text, name="export"),
     path("decks/<int:deck_id>/sheet/", deck_views.sheet, name="sheet"),
+    path("decks/<int:deck_id>/proxies/", deck_views.proxies, name="proxies"),
     path("decks/<int:deck_id>/image.png", deck_views.deck_image, name="image"),
     path("decks/<int:deck_id>/odds/", deck_views.deck_odds, name="odds"),
     path("decks/<int:deck_id>/sample/", deck_views.deck_sample, name="sample"),

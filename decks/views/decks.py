@@ -362,6 +362,25 @@ def sheet(request: HtmxHttpRequest, deck_id: int) -> HttpResponse:
     return render(request, "decks/sheet.html", {"deck": deck, "sheet": sheet})
 
 
+PROXIES_PER_PAGE = 9  # 3 × 3 cards of 63 × 88 mm on an A4 page
+MAX_PROXIES = 270  # 30 pages: a deck and its general, with room; an illegal count stops here
+
+
+def proxies(request: HtmxHttpRequest, deck_id: int) -> HttpResponse:
+    """The deck's card faces at real size on A4, nine a page with cut lines, to print and test
+    the deck before buying it: the general, then each copy of each main-deck card."""
+    deck = _visible_deck(request, deck_id)
+    data = services.snapshot_of(deck)
+    known = catalog_index().by_code  # in catalogue order
+    order = {code: i for i, code in enumerate(known)}
+    main = sorted(data.main, key=lambda code: order.get(code, len(order)))
+    codes = ([data.general] if data.general else []) + [code for code in main for _ in range(data.main[code])]
+    cards = [{"code": code, "name": known[code].name if code in known else code} for code in codes[:MAX_PROXIES]]
+    pages = [cards[i : i + PROXIES_PER_PAGE] for i in range(0, len(cards), PROXIES_PER_PAGE)]
+    context = {"deck": deck, "pages": pages, "count": len(codes), "cut": len(codes) > MAX_PROXIES, "most": MAX_PROXIES}
+    return render(request, "decks/proxies.html", context)
+
+
 def deck_image(request: HtmxHttpRequest, deck_id: int) -> HttpResponse:
     """The deck as one PNG for chat, for whoever may read the deck (others: 404); kept per deck
     version, catalogue version and language, so a second share costs no drawing."""

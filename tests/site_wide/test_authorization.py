@@ -73,6 +73,7 @@ ROUTES = [
     Route("get", "/decks/{deck}/export.txt", 200, (404,), (404,)),
     Route("get", "/decks/{deck}/sheet/", 200, (404,), (404,)),
     Route("get", "/decks/{deck}/image.png", 200, (404,), (404,)),
+    Route("get", "/decks/{deck}/proxies/", 200, (404,), (404,)),
     Route("post", "/decks/{deck}/change/", 302, (302,), (404,), {"action": "inc", "card": "YXJQ-003"}),
     Route("post", "/decks/{deck}/paste/", 302, (302,), (404,), {"text": "2 新兵"}),
     Route("post", "/decks/{deck}/clone/", 302, (302,), (404,)),

@@ -26,6 +26,7 @@ PUBLIC = [
     "/decks/{deck}/",
     "/decks/{deck}/history/",
     "/decks/{deck}/sheet/",
+    "/decks/{deck}/proxies/",
     "/decks/{deck}/odds/?card=YXJQ-003&k=2",
     "/decks/{deck}/sample/?seed=7&turn=2&aside=0",
     "/decks/compare/?a={deck}&b={deck}",
@@ -82,7 +83,7 @@ PRIVATE = [
     "/groups/join/{invite}/",
 ]
 # Print sheets are A4 pages, not screens: the layout test leaves them out.
-PRINT_SHEETS = frozenset({"/decks/{deck}/sheet/", "/events/{event}/sheets/"})
+PRINT_SHEETS = frozenset({"/decks/{deck}/sheet/", "/decks/{deck}/proxies/", "/events/{event}/sheets/"})
 
 
 def paired_round(event: Any) -> int:

@@ -142,6 +142,10 @@ def report() -> dict[str, dict[str, int]]:
         lambda n: _count(setups[n]["client"], "get", f"/decks/{setups[n]['deck'].pk}/image.png"),
     )
     measure(
+        "GET /decks/<id>/proxies/",
+        lambda n: _count(setups[n]["client"], "get", f"/decks/{setups[n]['deck'].pk}/proxies/"),
+    )
+    measure(
         "GET /decks/<id>/sheet/", lambda n: _count(setups[n]["client"], "get", f"/decks/{setups[n]['deck'].pk}/sheet/")
     )
     measure("GET /api/decks/<id>/", lambda n: _count(setups[n]["client"], "get", f"/api/decks/{setups[n]['deck'].pk}/"))
