@@ -22,6 +22,11 @@ class GameError(ValueError):
     """A game the rules refuse, with the sentence that says why."""
 
 
+# Games one player may have logged in a group that wait for confirmation: a long evening's play,
+# not a flood of reports the other members must wade through.
+MAX_UNCONFIRMED = 100
+
+
 class NotAllowed(GameError):
     """The caller is a member, but not the one who may do this (a 403 in the API)."""
 
@@ -79,17 +84,25 @@ def log_game(
         raise GameError(" ".join(exc.messages)) from None
     deck_a, deck_b = _deck(group, actor, first.deck), _deck(group, opponent, second.deck)
     result = Result.DRAW if winner is None else (Result.A if winner == first.username else Result.B)
-    return Game.objects.create(
-        group=group,
-        player_a=actor,
-        player_b=opponent,
-        deck_a=deck_a,
-        deck_b=deck_b,
-        general_a=deck_a.general if deck_a else None,
-        general_b=deck_b.general if deck_b else None,
-        result=result,
-        played_on=day,
-    )
+    with transaction.atomic():
+        # The group's row orders one player's reports sent at once, so the bound holds.
+        Group.objects.select_for_update().filter(pk=group.pk).first()
+        if Game.objects.filter(group=group, player_a=actor, confirmed__isnull=True).count() >= MAX_UNCONFIRMED:
+            raise GameError(
+                _("You have %(n)d games here waiting for confirmation: ask your opponents to confirm them first.")
+                % {"n": MAX_UNCONFIRMED}
+            )
+        return Game.objects.create(
+            group=group,
+            player_a=actor,
+            player_b=opponent,
+            deck_a=deck_a,
+            deck_b=deck_b,
+            general_a=deck_a.general if deck_a else None,
+            general_b=deck_b.general if deck_b else None,
+            result=result,
+            played_on=day,
+        )
 
 
 def confirm(game: Game, actor: Any) -> bool:

@@ -176,3 +176,15 @@ def test_a_game_to_confirm_shows_however_many_games_came_after(alice, bob, charl
         services.confirm(_log(group, alice, charlie, None), charlie)
     page = logged_in(bob).get(f"/groups/{group.pk}/").content.decode()
     assert f"/groups/{group.pk}/games/{old.pk}/confirm/" in page
+
+
+def test_one_player_has_at_most_a_hundred_games_waiting_in_a_group(alice, bob) -> None:
+    group = make_group(alice, bob)
+    Game.objects.bulk_create(
+        [Game(group=group, player_a=alice, player_b=bob, result="draw") for _ in range(services.MAX_UNCONFIRMED)]
+    )
+    with pytest.raises(services.GameError):
+        _log(group, alice, bob, None)
+    _log(group, bob, alice, None)  # the other player's own reports are theirs
+    Game.objects.filter(player_a=alice).update(confirmed=timezone.now())
+    _log(group, alice, bob, None)
