@@ -122,6 +122,12 @@ def test_api_workflows(token: str) -> None:
             if response.status_code == 413:
                 # A body over the size limit is refused before it is read (as in the test above).
                 excluded.append(negative_data_rejection)
+            if (case.media_type or "").startswith("multipart/"):
+                # A mutated multipart body is not sent as generated: schemathesis writes a value it
+                # cannot encode as a part without a name, and the field the check calls invalid
+                # never reaches the server (a photo sent with a valid `card`, rightly accepted).
+                # The photo endpoints' bad input is tested with real files in tests/collection.
+                excluded.append(negative_data_rejection)
             case.validate_response(response, excluded_checks=excluded)
 
     Workflow.run(
