@@ -6,13 +6,18 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from decks.models import Deck
-from groups.models import MAX_NAME
+from groups.models import Group
 from league.models import not_in_the_future
 from webutil.form_fields import ChineseAwareSelect, RowChoiceField
 
 
-class GroupForm(forms.Form):
-    name = forms.CharField(label=_("Group name"), max_length=MAX_NAME)
+class GroupForm(forms.ModelForm):
+    """A new group's name, with the model field's bounds (groups.models)."""
+
+    class Meta:
+        model = Group
+        fields = ["name"]
+        labels = {"name": _("Group name")}
 
 
 class AddMemberForm(forms.Form):

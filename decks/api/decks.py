@@ -286,9 +286,9 @@ class DeckListView(APIView):
         paginator = StrictCursorPagination()
         queryset, paginator.ordering = self._filtered(request)
         # Narrow rows to sort (no rendered description, no bits): the sort then stays in memory.
-        narrow = (
-            queryset.defer("description_html", "needs").select_related("owner").prefetch_related("tags", _GROUP_IDS)
-        )
+        narrow = queryset.defer("description_html", "needs").select_related("owner").prefetch_related("tags")
+        if request.user.is_authenticated:  # only an owner sees a deck's groups: none to read for a visitor
+            narrow = narrow.prefetch_related(_GROUP_IDS)
         decks = paginator.paginate_queryset(narrow, request, view=self) or []
         data = services.snapshots_of(decks)
         return paginator.get_paginated_response([deck_json(d, data[d.pk], request.user) for d in decks])

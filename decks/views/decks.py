@@ -434,13 +434,14 @@ DECKS_PER_PAGE = 30
 MAX_DECK_PAGE = 50
 
 
-@tidy_get({"sort": "updated"})
-def public_list(request: HtmxHttpRequest) -> HttpResponse:
-    deck_filter = deck_filter_for(request, Deck.objects.filter(public=True).select_related("owner", "general"))
+def deck_table(request: HtmxHttpRequest, decks: Any) -> tuple[dict[str, Any], bool]:
+    """What decks/_deck_table.html shows of `decks` (others' decks: the public list, a group's
+    shared decks): the filters as the request gives them and one page; and whether they are valid."""
+    deck_filter = deck_filter_for(request, decks.select_related("owner", "general"))
     valid = deck_filter.is_valid()
-    decks = deck_filter.qs if valid else Deck.objects.none()
     number = page_number(request, MAX_DECK_PAGE)
-    page = SlicePage(NarrowSorted(decks), number or 1, per_page(request, DECKS_PER_PAGE)) if number else None
+    shown = deck_filter.qs if valid else Deck.objects.none()
+    page = SlicePage(NarrowSorted(shown), number or 1, per_page(request, DECKS_PER_PAGE)) if number else None
     context = {
         "page": page,
         "decks": page.object_list if page else [],
@@ -450,6 +451,12 @@ def public_list(request: HtmxHttpRequest) -> HttpResponse:
         "sort": request.GET.get("sort", "updated"),
         "factions": Faction.values,
     }
+    return context, valid
+
+
+@tidy_get({"sort": "updated"})
+def public_list(request: HtmxHttpRequest) -> HttpResponse:
+    context, valid = deck_table(request, Deck.objects.filter(public=True))
     return render(request, "decks/public_list.html", context, status=200 if valid else 400)
 
 

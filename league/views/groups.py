@@ -12,22 +12,16 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from catalog.vocab import Faction
-from decks.filters import NarrowSorted
-from decks.filters import deck_filter as deck_filter_for
-from decks.forms import format_choices
 from decks.models import Deck
+from decks.views.decks import deck_table
 from groups import services
 from groups.models import Group, Membership
 from league.forms import AddMemberForm, GameForm, GroupForm
 from league.models import Game
 from league.queries import league
 from webutil.confirm import unless_confirmed
-from webutil.pagination import SlicePage, page_number, per_page
 from webutil.requests import AuthedRequest
 
-DECKS_PER_PAGE = 50
-MAX_DECK_PAGE = 50
 RECENT_GAMES = 30
 
 
@@ -67,11 +61,7 @@ def group_page(request: AuthedRequest, group_id: int, form: GameForm | None = No
     group = member_group(request, group_id)
     members = list(Membership.objects.filter(group=group).select_related("user").order_by("-role", "user__username"))
     owner = group.owner_id == request.user.pk
-    deck_filter = deck_filter_for(request, Deck.objects.shared_with(group).select_related("owner", "general"))
-    valid = deck_filter.is_valid()
-    number = page_number(request, MAX_DECK_PAGE)
-    decks = deck_filter.qs if valid else Deck.objects.none()
-    page = SlicePage(NarrowSorted(decks), number or 1, per_page(request, DECKS_PER_PAGE)) if number else None
+    decks, valid = deck_table(request, Deck.objects.shared_with(group))
     games = Game.objects.filter(group=group).select_related(
         "player_a", "player_b", "deck_a", "deck_b", "general_a", "general_b"
     )
@@ -95,12 +85,7 @@ def group_page(request: AuthedRequest, group_id: int, form: GameForm | None = No
             Deck.objects.visible_to(request.user).filter(pk__in=played - {None}).values_list("pk", flat=True)
         ),
         "league": league(group, {m.user_id: m.user.username for m in members}, request.user),
-        "page": page,
-        "decks": page.object_list if page else [],
-        "filter": deck_filter,
-        "formats": format_choices(),
-        "sort": request.GET.get("sort", "updated"),
-        "factions": Faction.values,
+        **decks,
     }
     status = 400 if (form is not None and form.errors) or not valid else 200
     return render(request, "league/group.html", context, status=status)
