@@ -22,6 +22,7 @@ def card_facts(card: Card) -> CardFacts:
         troop_class=card.troop_class,
         speed=card.speed,
         element=card.element,
+        card_set=card.set.code if card.set is not None else None,
     )
 
 
@@ -45,7 +46,7 @@ class CatalogIndex:
         pinyin_owners: dict[str, set[str]] = {}
         pk_by_code: dict[str, int] = {}
         renamed: list[Card] = []
-        for card in Card.objects.order_by("position"):
+        for card in Card.objects.select_related("set").order_by("position"):
             if card.aliases:
                 renamed.append(card)
             facts = card_facts(card)

@@ -43,6 +43,8 @@ def check(deck: Deck, fmt: Format, earlier: list[Problem] | tuple[Problem, ...] 
 
     problems += _copy_problems(deck.main, fmt)
 
+    problems += _set_problems(deck, fmt, fmt_words)
+
     for entry in [*deck.generals, *deck.main]:
         if fmt.is_banned(entry.card):
             problems.append(
@@ -89,6 +91,27 @@ def _general_problems(deck: Deck) -> list[Problem]:
     elif not deck.generals:
         problems.append(problem("no_general"))
     return problems
+
+
+def _set_problems(deck: Deck, fmt: Format, fmt_words: dict[str, Any]) -> list[Problem]:
+    """The general and the deck's cards from sets the format does not allow (reinforcements are
+    the public pile, no one's deck)."""
+    if not fmt.sets:
+        return []
+    sets = sorted(fmt.sets)
+    return [
+        problem(
+            "set_not_allowed",
+            cards=(entry.card.code,),
+            lines=(entry.line,),
+            name=entry.card.name,
+            sets="、".join(sets),
+            sets_en=", ".join(sets),
+            **fmt_words,
+        )
+        for entry in [*deck.generals, *deck.main]
+        if not fmt.allows_set(entry.card)
+    ]
 
 
 def _copy_problems(main: list[Entry], fmt: Format) -> list[Problem]:

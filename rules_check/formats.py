@@ -1,7 +1,10 @@
-"""Formats are data (formats.json): sizes, the copy limit, a ban list, per-card exceptions.
+"""Formats are data (formats.json): sizes, the copy limit, a ban list, per-card exceptions and
+the sets allowed.
 
 Banning a card or adding a format is an edit of formats.json, not of the code. `banned` and
-`copy_limits` name cards by code (`YXJQ-003`) or by name (`新兵`, either script).
+`copy_limits` name cards by code (`YXJQ-003`) or by name (`新兵`, either script); `sets` lists
+set codes (`YXJQ`, `LSHJ`, `GMGD`, `WD`), and an empty list allows every set. A play group's house
+formats are the same data, stored by the site and built by the same `build_format`.
 """
 
 from __future__ import annotations
@@ -33,6 +36,12 @@ class Format:
     copy_limit: int
     banned: frozenset[str] = frozenset()
     copy_limits: Mapping[str, int] = field(default_factory=dict)
+    # Set codes a deck's cards must come from; empty: any set.
+    sets: frozenset[str] = frozenset()
+
+    def allows_set(self, card: CardFacts) -> bool:
+        """A card of an unknown set is allowed only where every set is."""
+        return not self.sets or card.card_set in self.sets
 
     def is_banned(self, card: CardFacts) -> bool:
         return bool(self.banned) and not self.banned.isdisjoint(_refs(card))
@@ -74,6 +83,9 @@ def build_format(name: str, record: Mapping[str, Any]) -> Format:
     limits = record.get("copy_limits", {})
     if not isinstance(limits, dict) or not all(type(v) is int and v >= 0 for v in limits.values()):
         raise FormatError(f"format {name!r}: copy_limits must map cards to whole numbers")
+    sets = record.get("sets", [])
+    if not isinstance(sets, list) or not all(isinstance(code, str) and code for code in sets):
+        raise FormatError(f"format {name!r}: sets must be a list of set codes")
     return Format(
         name=name,
         label=str(record.get("label", name)),
@@ -83,6 +95,7 @@ def build_format(name: str, record: Mapping[str, Any]) -> Format:
         copy_limit=_int(name, record, "copy_limit"),
         banned=frozenset(_card_ref(str(ref)) for ref in record.get("banned", [])),
         copy_limits={_card_ref(str(ref)): int(v) for ref, v in limits.items()},
+        sets=frozenset(sets),
     )
 
 
@@ -101,11 +114,23 @@ def formats_stamp(formats: Mapping[str, Format] | None = None) -> str:
     """A short digest of every rule of every format (sizes, limits, bans, exceptions), not of
     their labels: a verdict kept for a deck is stale when this changes."""
     chosen = FORMATS if formats is None else formats
-    rules = [
-        [f.name, f.min_cards, f.max_cards, f.copy_limit, sorted(f.banned), sorted(f.copy_limits.items())]
-        for f in sorted(chosen.values(), key=lambda f: f.name)
-    ]
+    rules = [rules_of(f) for f in sorted(chosen.values(), key=lambda f: f.name)]
     return hashlib.blake2b(json.dumps(rules, ensure_ascii=False).encode(), digest_size=4).hexdigest()
+
+
+def rules_of(fmt: Format) -> list[Any]:
+    """A format's rules as plain data, in a fixed order: what a digest of them is taken of. A
+    format allowing every set keeps the form it had before sets existed, so that adding them left
+    the verdicts kept for the official formats fresh."""
+    rules: list[Any] = [
+        fmt.name,
+        fmt.min_cards,
+        fmt.max_cards,
+        fmt.copy_limit,
+        sorted(fmt.banned),
+        sorted(fmt.copy_limits.items()),
+    ]
+    return [*rules, sorted(fmt.sets)] if fmt.sets else rules
 
 
 def get_format(name: str) -> Format:

@@ -64,6 +64,11 @@ MESSAGES: dict[str, tuple[str, str, str]] = {
         "No general chosen: the default general (30 life, no skills) will be played.",
     ),
     "unreadable_line": (ERROR, "無法讀取：{reason}。", "Cannot be read: {reason_en}."),
+    "set_not_allowed": (
+        ERROR,
+        "「{name}」不屬於{format}允許的系列（{sets}）。",
+        "{name} is not from a set {format_en} allows ({sets_en}).",
+    ),
 }
 
 PROBLEM_CODES = tuple(MESSAGES)

@@ -41,6 +41,9 @@ class CardFacts:
     troop_class: str | None = None
     speed: str | None = None
     element: str | None = None
+    # The set the card was printed in (`YXJQ`, `LSHJ`, `GMGD`, `WD`), None when unknown: a format
+    # may allow only some sets.
+    card_set: str | None = None
 
     @property
     def same_name_key(self) -> str:

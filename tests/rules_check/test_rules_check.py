@@ -216,3 +216,46 @@ def test_the_two_formats_of_the_rules() -> None:
     assert (FORMATS["classic"].min_cards, FORMATS["classic"].max_cards, FORMATS["classic"].copy_limit) == (30, 50, 3)
     with pytest.raises(FormatError, match="unknown format"):
         get_format("vintage")
+
+
+def _in_sets(deck: Deck, sets: dict[str, str]) -> Deck:
+    """The deck with each card's set as `sets` names it by code prefix (unknown otherwise)."""
+
+    def placed(entry: Entry) -> Entry:
+        prefix = entry.card.code.split("-")[0].split("·")[0]
+        return dataclasses.replace(entry, card=dataclasses.replace(entry.card, card_set=sets.get(prefix)))
+
+    return Deck(
+        generals=[placed(e) for e in deck.generals],
+        main=[placed(e) for e in deck.main],
+        reinforcements=[placed(e) for e in deck.reinforcements],
+    )
+
+
+def test_a_format_may_allow_only_some_sets() -> None:
+    fmt = build_format("x", {"min_cards": 40, "max_cards": 60, "copy_limit": 3, "sets": ["YXJQ"]})
+    sets = {"YXJQ": "YXJQ", "LSHJ": "LSHJ", "WJ": "YXJQ", "YJ": "LSHJ"}
+    only_base = {code: n for code, n in legal_counts(60).items() if code.startswith("YXJQ")}
+    assert 40 <= sum(only_base.values()) <= 60
+    assert check(_in_sets(deck_of(only_base), sets), fmt).legal
+    # One card of another set: one problem naming it; a reinforcement is no one's deck.
+    mixed = _in_sets(deck_of(only_base | {"LSHJ-001": 1}, reinforcements={"YJ-001": 1}), sets)
+    verdict = check(mixed, fmt)
+    assert codes(verdict) == ["set_not_allowed"] and verdict.problems[0].cards == ("LSHJ-001",)
+    assert "YXJQ" in verdict.problems[0].message and "YXJQ" in verdict.problems[0].message_en
+    # A card whose set is unknown is allowed only where every set is; the general is checked too.
+    unknown = _in_sets(deck_of(only_base, general="WJ-002"), {"YXJQ": "YXJQ"})
+    assert codes(check(unknown, fmt)) == ["set_not_allowed"]
+    assert check(unknown, STANDARD).legal
+
+
+def test_sets_are_part_of_the_rules_digest_and_absent_sets_keep_the_old_digest() -> None:
+    from rules_check import formats_stamp
+
+    base = {"min_cards": 40, "max_cards": 60, "copy_limit": 3}
+    assert formats_stamp({"x": build_format("x", base)}) == formats_stamp({"x": build_format("x", base | {"sets": []})})
+    assert formats_stamp({"x": build_format("x", base)}) != formats_stamp(
+        {"x": build_format("x", base | {"sets": ["YXJQ"]})}
+    )
+    with pytest.raises(FormatError):
+        build_format("x", base | {"sets": "YXJQ"})
