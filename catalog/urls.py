@@ -14,6 +14,7 @@ urlpatterns = [
     path("changes/feed/", history.ChangesFeed(), name="changes-feed"),
     path("changes/<int:pk>/revert/", history.revert, name="revert"),
     path("cards/<str:code>/face.svg", views.card_face, name="card-face"),
+    path("cards/<str:code>/image.png", views.card_image, name="card-image"),
     path("sets/", views.set_list, name="set-list"),
     path("sets/<str:code>/", views.set_detail, name="set-detail"),
 ]

@@ -3,6 +3,7 @@ from __future__ import annotations
 from collections import Counter
 
 from django.conf import settings
+from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
 from django.http import HttpResponse, HttpResponsePermanentRedirect
@@ -10,7 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from catalog import query
+from catalog import cache_version, query
 from catalog.filters import TIDY_DEFAULTS, CardFilter
 from catalog.models import Card, CardSet
 from catalog.vocab import Kind, Tier
@@ -138,4 +139,30 @@ def card_face(request: HtmxHttpRequest, code: str) -> HttpResponse:
     response["Cache-Control"] = "public, max-age=86400"
     # A picture with no script: its own rules (for the skill text's size) are its only style.
     response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:"
+    return response
+
+
+# A preview picture changes with the catalogue; kept this long per card, version and language.
+PREVIEW_SECONDS = 24 * 3600
+
+
+def card_image(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """The card as a PNG link preview (catalog.preview), drawn once per catalogue version and
+    language and then served from the cache."""
+    card = Card.objects.by_code(code)
+    if card is None:
+        return HttpResponse(status=404)
+    # As the face: the language is in the address (?lang=), so a shared cache keeps one per language.
+    asked = request.GET.get("lang", "")
+    language = asked if asked in dict(settings.LANGUAGES) else translation.get_language()
+    key = f"card-preview:{card.pk}:{cache_version.current()}:{language}"
+    png = cache.get(key)
+    if png is None:
+        from catalog.preview import card_png
+
+        with translation.override(language):
+            png = card_png(Card.objects.select_related("set").get(pk=card.pk))
+        cache.set(key, png, PREVIEW_SECONDS)
+    response = HttpResponse(png, content_type="image/png")
+    response["Cache-Control"] = "public, max-age=86400"
     return response

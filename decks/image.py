@@ -10,10 +10,8 @@ data (decks.sheets.Sheet), so the picture and the printed sheet never disagree.
 
 from __future__ import annotations
 
-import io
 from collections import Counter
 
-import segno
 from django.utils.translation import gettext as _
 from PIL import Image, ImageDraw
 
@@ -22,15 +20,13 @@ from catalog.textkeys import to_simplified
 from decks.sheets import Sheet
 from webutil.glyphs import drawable, font
 from webutil.i18n import wants_simplified
+from webutil.pictures import INK, MUTED, PAPER, png, qr_image
 
 WIDTH = 1080
 MARGIN = 48
 ROW = 46
-INK = "#1d1b19"
-MUTED = "#5b554e"
 GOOD = "#1e6b3a"
 BAD = "#a3261a"
-PAPER = "#fbf7ee"
 # The cost curve: costs 0 to 6 and "7+", as the deck page draws it.
 CURVE_COSTS = 8
 # The deck code under the QR code, this many characters a line (a long deck's code wraps).
@@ -48,13 +44,6 @@ def _curve(sheet: Sheet) -> list[int]:
             if entry.card.cost is not None:
                 counts[min(entry.card.cost, CURVE_COSTS - 1)] += entry.count
     return [counts[cost] for cost in range(CURVE_COSTS)]
-
-
-def _qr(address: str) -> Image.Image:
-    out = io.BytesIO()
-    segno.make(address, error="m").save(out, kind="png", scale=7, border=3, dark=INK)
-    out.seek(0)
-    return Image.open(out).convert("RGB")
 
 
 def _rows(sheet: Sheet) -> list[tuple[str, str, str]]:
@@ -77,7 +66,7 @@ def deck_png(sheet: Sheet, address: str, life: int | None) -> bytes:
     rows = _rows(sheet)
     half = (len(rows) + 1) // 2
     columns = [rows[:half], rows[half:]]
-    qr = _qr(address)
+    qr = qr_image(address, scale=7, border=3)
     body_top = 260
     body_height = max(len(column) for column in columns) * ROW
     curve_top = body_top + body_height + 40
@@ -128,6 +117,4 @@ def deck_png(sheet: Sheet, address: str, life: int | None) -> bytes:
     picture.paste(qr, ((WIDTH - qr.width) // 2, qr_top))
     for number, line in enumerate(code_lines):  # the deck code, for typing it in elsewhere
         draw.text((WIDTH // 2, qr_top + qr.height + 10 + 30 * number), line, font=font(22), fill=MUTED, anchor="ma")
-    out = io.BytesIO()
-    picture.save(out, "PNG", optimize=True)
-    return out.getvalue()
+    return png(picture)

@@ -45,6 +45,7 @@ urlpatterns = [
     path("events/<int:event_id>/standings.csv", day_views.standings_csv, name="standings-csv"),
     path("events/<int:event_id>/pairings/", day_views.pairings_print, name="pairings"),
     path("t/<str:token>/", day_views.public_page, name="public"),
+    path("t/<str:token>/image.png", day_views.public_image, name="public-image"),
     path("t/<str:token>/clock/", day_views.clock_page, name="clock"),
     path("e/<str:token>/check-in/", day_views.player_check_in, name="check-in"),
     path("e/<str:token>/drop/", day_views.player_drop, name="drop"),

@@ -9,14 +9,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.core.paginator import Page, Paginator
 from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -602,6 +605,31 @@ def public_page(request: HtmxHttpRequest, token: str) -> HttpResponse:
     context["stage"], context["placings"] = results(event, context["table"])
     context["lists_shown"] = any(p.text for p in context["placings"])
     return render(request, "events/public.html", context)
+
+
+# A preview picture may lag the results this long: chat apps keep theirs longer anyway.
+PREVIEW_SECONDS = 60
+
+
+def public_image(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """The public page as a PNG link preview (events.preview), kept a minute per language."""
+    event = get_object_or_404(Event, public_token=token)
+    # The language is in the address (?lang=), as for a card's face: one picture per address.
+    asked = request.GET.get("lang", "")
+    language = asked if asked in dict(settings.LANGUAGES) else get_language() or ""
+    key = f"event-preview:{event.pk}:{language}"
+    png = cache.get(key)
+    if png is None:
+        from events.preview import event_png
+
+        with translation.override(language):
+            stage, placings = results(event)
+            address = request.build_absolute_uri(reverse("events:public", args=[token]))
+            png = event_png(event, address, stage, placings)
+        cache.set(key, png, PREVIEW_SECONDS)
+    response = HttpResponse(png, content_type="image/png")
+    response["Cache-Control"] = f"public, max-age={PREVIEW_SECONDS}"
+    return response
 
 
 # --- the player's side, behind the event's link ---------------------------------------------------

@@ -26,11 +26,32 @@ def test_a_card_page_previews_with_its_name_in_the_readers_script_and_its_text()
     traditional = Client().get("/cards/WJ-001/").content.decode()
     assert _meta(traditional, "og:title") == "劉備 WJ-001"
     assert _meta(traditional, "og:url") == "http://testserver/cards/WJ-001/"
-    assert _meta(traditional, "twitter:card") == "summary"
+    assert _meta(traditional, "twitter:card") == "summary_large_image"
     simplified = Client(headers={"accept-language": "zh-hans"}).get("/cards/WJ-001/").content.decode()
     assert _meta(simplified, "og:title") == "刘备 WJ-001"
     troop = Client().get("/cards/YXJQ-003/").content.decode()
     assert _meta(troop, "og:title").startswith("新兵")
+
+
+def test_a_card_pages_preview_image_is_a_png_in_the_readers_script() -> None:
+    from io import BytesIO
+
+    from PIL import Image
+
+    pictures = {}
+    for language in ("zh-hant", "zh-hans", "en"):
+        page = Client(headers={"accept-language": language}).get("/cards/WJ-001/").content.decode()
+        address = _meta(page, "og:image")
+        assert address.startswith("http://testserver/cards/WJ-001/image.png?lang=")
+        answer = Client().get(address.removeprefix("http://testserver"))
+        assert answer.status_code == 200 and answer["Content-Type"] == "image/png"
+        picture = Image.open(BytesIO(answer.content))
+        assert picture.size == (1200, 630) and picture.format == "PNG"
+        pictures[language] = answer.content
+    assert len(set(pictures.values())) == 3  # 劉備, 刘备, and English labels: three pictures
+    # A card the tables give only a name and class: drawn, its unknown facts said to be unknown.
+    assert Client().get("/cards/五道·001/image.png").status_code == 200
+    assert Client().get("/cards/NOPE-001/image.png").status_code == 404
 
 
 def test_an_events_public_page_previews_with_its_name_and_format(alice) -> None:
@@ -38,3 +59,26 @@ def test_an_events_public_page_previews_with_its_name_and_format(alice) -> None:
     page = Client().get(f"/t/{event.public_token}/").content.decode()
     assert _meta(page, "og:title") == "台北冬季賽"
     assert event.format_label in _meta(page, "og:description")
+
+
+def test_an_events_public_page_previews_with_a_picture_whose_qr_opens_it(alice) -> None:
+    from io import BytesIO
+
+    import cv2
+    import numpy as np
+    from PIL import Image
+
+    from tests.support.pages import paired_round
+
+    event = Event.objects.create(organiser=alice, name="台北冬季賽", deadline=timezone.now() + timedelta(days=2))
+    paired_round(event)
+    page = Client().get(f"/t/{event.public_token}/").content.decode()
+    assert _meta(page, "twitter:card") == "summary_large_image"
+    address = _meta(page, "og:image").removeprefix("http://testserver")
+    answer = Client().get(address)
+    assert answer.status_code == 200 and answer["Content-Type"] == "image/png"
+    picture = Image.open(BytesIO(answer.content))
+    assert picture.size == (1200, 630)
+    found, _points, _straight = cv2.QRCodeDetector().detectAndDecode(np.array(picture.convert("RGB")))
+    assert found == f"http://testserver/t/{event.public_token}/"
+    assert Client().get("/t/not-a-token/image.png").status_code == 404
