@@ -20,12 +20,15 @@ class DecksConfig(AppConfig):
         from catalog import cache_version
         from decks.models import Deck
         from decks.services import refresh_after_commit
-        from groups.models import Membership
+        from groups.models import HouseFormat, Membership
+        from groups.services import format_changed
 
         connection_created.connect(_register_sqlite_functions, dispatch_uid="decks-sqlite-functions")
         post_delete.connect(_release_allocation, sender=Deck, dispatch_uid="decks-release-allocation")
         post_delete.connect(_unshare, sender=Membership, dispatch_uid="decks-unshare-on-leave")
         cache_version.changed.connect(refresh_after_commit, dispatch_uid="decks-refresh-verdicts")
+        format_changed.connect(_recheck_format, dispatch_uid="decks-recheck-house-format")
+        post_delete.connect(_house_format_gone, sender=HouseFormat, dispatch_uid="decks-house-format-gone")
 
 
 def _release_allocation(sender: Any, instance: Any, **kwargs: Any) -> None:
@@ -43,3 +46,21 @@ def _unshare(sender: Any, instance: Any, **kwargs: Any) -> None:
     from decks.models import Deck
 
     Deck.groups.through.objects.filter(group_id=instance.group_id, deck__owner_id=instance.user_id).delete()
+
+
+def _recheck_format(sender: Any, key: str, **kwargs: Any) -> None:
+    """A house format's rules changed (sent after the commit): its decks are checked again."""
+    from decks.tasks import recheck_format
+
+    recheck_format.enqueue(key)
+
+
+def _house_format_gone(sender: Any, instance: Any, **kwargs: Any) -> None:
+    """A house format deleted (alone, or with its group, or with its owner's account): once that
+    is committed, its decks move to the default format and are checked in it."""
+    from django.db import transaction
+
+    from decks.tasks import recheck_format
+
+    key = instance.key
+    transaction.on_commit(lambda: recheck_format.enqueue(key))

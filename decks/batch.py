@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 
 from catalog.lookup import catalog_index
 from decks.legality import check_list
+from groups import formats
 from rules_check import DeckListError, Problem, decode
 from rules_check.decklist import MAX_BYTES
 from webutil.csv import csv_text
@@ -170,6 +171,7 @@ def check_files(files: list[tuple[str, bytes]], format_name: str, limits: BatchL
             413,
         )
     deadline = time.monotonic() + limits.seconds
+    fmt = formats.resolve(format_name)  # once for every list, not once a list
     for row in rows:
         if row.text is None:
             continue
@@ -180,7 +182,7 @@ def check_files(files: list[tuple[str, bytes]], format_name: str, limits: BatchL
                 413,
             )
         try:
-            parsed, verdict = check_list(row.text, format_name)
+            parsed, verdict = check_list(row.text, fmt)
         except DeckListError as exc:
             row.error = str(exc)
             continue

@@ -54,7 +54,8 @@ def _encode_entries(entries: dict[str, int]) -> bytes:
 
 
 def encode(format_name: str, general: str | None, main: dict[str, int], reinforcements: dict[str, int]) -> str:
-    data = bytearray([VERSION, FORMAT_TABLE.index(format_name)])
+    # A play group's house format means nothing outside the group: its decks travel as standard.
+    data = bytearray([VERSION, FORMAT_TABLE.index(format_name) if format_name in FORMAT_TABLE else 0])
     if general is None:
         data.append(_NO_GENERAL)
     else:

@@ -8,18 +8,51 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from decks.batch import MAX_ZIP_BYTES
+from decks.close import DEFAULT_MISSING, MAX_MISSING
 from decks.i18n import format_label, pick
 from decks.models import MAX_DESCRIPTION, MAX_TAG, MAX_TAGS
+from groups import formats
 from groups.models import Group
 from rules_check import DEFAULT_FORMAT, FORMATS, DeckListError, decode
 from rules_check.decklist import MAX_BYTES
-from webutil.form_fields import RowMultipleChoiceField
+from webutil.form_fields import ChineseAwareSelect, RowMultipleChoiceField
 from webutil.text import strip_bidi
 from webutil.uploads import MultipleFileField
 
 
-def format_choices() -> list[tuple[str, str]]:
-    return [(name, f"{format_label(name)} ({fmt.min_cards}–{fmt.max_cards})") for name, fmt in FORMATS.items()]
+def format_choices(user: Any = None) -> list[Any]:
+    """The official formats, then the house formats of each of the user's play groups under the
+    group's name."""
+    choices: list[Any] = [(name, _sized(format_label(name), fmt)) for name, fmt in FORMATS.items()]
+    by_group: dict[str, list[tuple[str, str]]] = {}
+    for house in formats.house_formats_of(user) if user is not None else []:
+        by_group.setdefault(house.group.name, []).append((house.key, _sized(house.name, house)))
+    return choices + list(by_group.items())
+
+
+def _keys(choices: list[Any]) -> set[str]:
+    return {k for key, label in choices for k in ([c for c, _l in label] if isinstance(label, list) else [key])}
+
+
+def _sized(label: str, fmt: Any) -> str:
+    return f"{label} ({fmt.min_cards}–{fmt.max_cards})"
+
+
+class FormatChoiceForm(forms.Form):
+    """A form with a `format`: its choices are the formats its user may choose."""
+
+    def __init__(self, *args: Any, user: Any = None, keep: str | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["format"]
+        assert isinstance(field, forms.ChoiceField)
+        field.widget = ChineseAwareSelect(attrs=field.widget.attrs)  # house formats are named by players
+        choices = format_choices(user)
+        if keep and keep not in _keys(choices):
+            # A deck keeps its house format after its owner left the group: still a choice here.
+            house = formats.house_format(keep)
+            if house is not None:
+                choices.append((keep, _sized(house.name, house)))
+        field.choices = choices
 
 
 def read_list_file(upload: Any) -> str | None:
@@ -34,7 +67,7 @@ def read_list_file(upload: Any) -> str | None:
         raise forms.ValidationError(pick(exc.message, exc.message_en)) from None
 
 
-class CheckDeckForm(forms.Form):
+class CheckDeckForm(FormatChoiceForm):
     list = forms.CharField(
         label=_("Deck list"),
         required=False,
@@ -59,7 +92,7 @@ class CheckDeckForm(forms.Form):
         return self.cleaned_data.get("file") or self.cleaned_data.get("list") or ""
 
 
-class DeckSettingsForm(forms.Form):
+class DeckSettingsForm(FormatChoiceForm):
     name = forms.CharField(label=_("Name"), max_length=100)
     format = forms.ChoiceField(label=_("Format"), choices=format_choices)
     description = forms.CharField(
@@ -87,8 +120,8 @@ class DeckSettingsForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
     )
 
-    def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, *args: Any, user: Any, keep: str | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, user=user, keep=keep, **kwargs)
         groups = self.fields["groups"]
         assert isinstance(groups, RowMultipleChoiceField)
         groups.queryset = Group.objects.of(user)
@@ -124,7 +157,7 @@ class EntryForm(forms.Form):
     section = forms.ChoiceField(choices=[("main", "main"), ("reinforcements", "reinforcements")], required=False)
 
 
-class ImportDeckForm(forms.Form):
+class ImportDeckForm(FormatChoiceForm):
     name = forms.CharField(label=_("Name"), max_length=100, initial=_("Imported deck"))
     format = forms.ChoiceField(label=_("Format"), choices=format_choices, initial=DEFAULT_FORMAT)
     text = forms.CharField(
@@ -157,7 +190,7 @@ class PasteForm(forms.Form):
     )
 
 
-class BatchCheckForm(forms.Form):
+class BatchCheckForm(FormatChoiceForm):
     # A form field named "files" shadows BaseForm.files (the uploads) in the stubs only: Django
     # keeps declared fields in base_fields, never as attributes.
     files = MultipleFileField(label=_("Deck-list files (.txt) or one .zip of them"))  # type: ignore[assignment]  # see above
@@ -179,3 +212,14 @@ class ArchiveUploadForm(forms.Form):
         if upload.size > MAX_ZIP_BYTES:
             raise forms.ValidationError(_("The zip file is larger than 10 MB."))
         return upload
+
+
+class CloseEnoughForm(forms.Form):
+    """How many copies a purchase of "what to buy next" may take."""
+
+    missing = forms.TypedChoiceField(
+        label=_("Copies to buy at most"),
+        choices=[(n, str(n)) for n in range(1, MAX_MISSING + 1)],
+        coerce=int,
+        initial=DEFAULT_MISSING,
+    )

@@ -16,7 +16,7 @@ from decks.data import DeckData
 from decks.i18n import pick
 from decks.legality import check_list, deck_for_rules
 from decks.models import MAX_ENTRY_COUNT
-from rules_check import FORMATS, DeckListError, export
+from rules_check import DEFAULT_FORMAT, FORMATS, DeckListError, export
 from rules_check.messages import at_lines
 
 
@@ -67,7 +67,8 @@ def read_code(text: str, *, name: str = "", lenient: bool = False) -> tuple[Deck
 def read_list(text: str, *, name: str = "", format_name: str, lenient: bool = False) -> tuple[DeckData, list[Note]]:
     """A deck list. Its own "Deck:" name and "Format:" line, when it has them, win."""
     try:
-        parsed, _verdict = check_list(text, format_name)
+        # Only the parse is read here, never the verdict: any format will do.
+        parsed, _verdict = check_list(text, FORMATS[DEFAULT_FORMAT])
     except DeckListError as exc:
         raise DeckInputError([pick(exc.message, exc.message_en)]) from None
     notes = [Note(p.lines[0] if p.lines else None, p.message, p.message_en) for p in parsed.problems]

@@ -14,23 +14,26 @@ from typing import Any
 
 from catalog import cache_version
 from catalog.lookup import catalog_index
+from groups import formats
 from rules_check import (
     DEFAULT_FORMAT,
     Deck,
     Entry,
+    Format,
     ParsedList,
     Verdict,
     check,
-    get_format,
     parse,
 )
+from rules_check.formats import rules_of
 from rules_check.messages import problem
 
 
-def check_list(text: str, format_name: str = DEFAULT_FORMAT) -> tuple[ParsedList, Verdict]:
-    """Parse a deck list and check it. Raises rules_check.DeckListError for input that is not a
-    list at all, and rules_check.FormatError for an unknown format."""
-    fmt = get_format(format_name)
+def check_list(text: str, format_name: str | Format = DEFAULT_FORMAT) -> tuple[ParsedList, Verdict]:
+    """Parse a deck list and check it, in a format given by key (official or a house format) or
+    as a Format already resolved. Raises rules_check.DeckListError for input that is not a list at
+    all, and rules_check.FormatError for an unknown format."""
+    fmt = format_name if isinstance(format_name, Format) else formats.resolve(format_name)
     parsed = parse(text, catalog_index().lookup)
     return parsed, check(parsed.deck, fmt, parsed.problems)
 
@@ -41,14 +44,16 @@ def remembered_verdict(text: str, format_name: str = DEFAULT_FORMAT) -> Verdict:
     was a third of the organiser's page at 50 lists. A verdict is immutable (frozen), so one is
     shared safely; a list that is no list at all raises each time, as check_list does. The key
     holds a digest of the list, not the list (up to 64 KiB each)."""
+    fmt = formats.resolve(format_name)
     digest = hashlib.blake2b(text.encode(), digest_size=16).digest()
-    key = (cache_version.current(), format_name, digest)
+    # The format's rules, not only its key: a house format edited is checked anew at once.
+    key = (cache_version.current(), repr(rules_of(fmt)), digest)
     with _remembered_lock:
         verdict = _remembered.get(key)
         if verdict is not None:
             _remembered.move_to_end(key)
             return verdict
-    verdict = check_list(text, format_name)[1]
+    verdict = check_list(text, fmt)[1]
     with _remembered_lock:
         _remembered[key] = verdict
         while len(_remembered) > REMEMBERED_VERDICTS:
@@ -72,10 +77,10 @@ def check_structured(
     general: str | None,
     cards: list[RequestedEntry],
     reinforcements: list[RequestedEntry],
-    format_name: str = DEFAULT_FORMAT,
+    format_name: str | Format = DEFAULT_FORMAT,
 ) -> Verdict:
     """Check a deck given by card codes (or names). Unknown cards are `unknown_card` problems."""
-    fmt = get_format(format_name)
+    fmt = format_name if isinstance(format_name, Format) else formats.resolve(format_name)
     index = catalog_index()
     deck = Deck()
     sections = (
@@ -105,5 +110,6 @@ def deck_for_rules(data: Any) -> Deck:
     )
 
 
-def check_deck_snapshot(data: Any) -> Verdict:
-    return check(deck_for_rules(data), get_format(data.format))
+def check_deck_snapshot(data: Any, fmt: Format | None = None) -> Verdict:
+    """A stored deck's verdict in its format (`fmt`, when the caller resolved it already)."""
+    return check(deck_for_rules(data), fmt or formats.stored(data.format))

@@ -128,7 +128,7 @@ class Deck(models.Model):
 
     @property
     def format_label(self) -> str:
-        return format_label(self.format)
+        return format_label(self.format, getattr(self, "house_format_name", None))
 
     @property
     def built(self) -> bool:

@@ -11,7 +11,8 @@ from catalog.lookup import catalog_index
 from decks import deckcode
 from decks.legality import check_list, deck_for_rules
 from decks.presenters import group_by_kind
-from rules_check import CardFacts, Deck, Entry, Verdict, check, get_format
+from groups import formats
+from rules_check import CardFacts, Deck, Entry, Verdict, check
 
 
 @dataclass
@@ -62,7 +63,7 @@ def make_sheet(deck: Deck, verdict: Verdict, format_name: str, format_label: str
 def sheet_for_snapshot(data: Any, format_label: str, **heading: str) -> Sheet:
     """The sheet of a saved deck (decks.services.DeckData)."""
     rules_deck = deck_for_rules(data)
-    return make_sheet(rules_deck, check(rules_deck, get_format(data.format)), data.format, format_label, **heading)
+    return make_sheet(rules_deck, check(rules_deck, formats.stored(data.format)), data.format, format_label, **heading)
 
 
 def sheet_for_list(text: str, format_name: str, format_label: str, **heading: str) -> Sheet:

@@ -11,6 +11,7 @@ from typing import Any, cast
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import models
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -35,7 +36,9 @@ from events.models import (
     Penalty,
     Player,
     Round,
+    check_event_format,
 )
+from groups.models import Group
 from rules_check import FORMATS
 from rules_check.decklist import MAX_BYTES
 from tournament import TIEBREAKERS
@@ -69,7 +72,15 @@ class EventInputSerializer(serializers.ModelSerializer):
         models.CharField: StrictCharField,
         models.BooleanField: StrictBooleanField,
     }
-    format = serializers.ChoiceField(choices=list(FORMATS))  # formats are data, not model choices
+    # Formats are data, not model choices: an official one, or a house format of the event's group.
+    format = StrictCharField(max_length=20, help_text=f"{', '.join(FORMATS)}, or a house format's key of the group")
+    group = serializers.IntegerField(
+        min_value=1,
+        max_value=2**63 - 1,
+        allow_null=True,
+        required=False,
+        help_text="A play group of mine (id): the event's matches count for its league; null for none",
+    )
 
     class Meta:
         model = Event
@@ -89,7 +100,25 @@ class EventInputSerializer(serializers.ModelSerializer):
             "late_entry_losses",
             "hold_pairings",
             "top_cut_reseed",
+            "group",
         ]
+
+    def validate_group(self, value: int | None) -> Group | None:
+        if value is None:
+            return None
+        group = Group.objects.of(self.context["request"].user).filter(pk=value).first()
+        if group is None:
+            raise ValidationError(_("No such group of yours."))
+        return group
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if not self.partial:  # a change is checked against the event as it stands, by the service
+            group = attrs.get("group")
+            try:
+                check_event_format(attrs["format"], group.pk if group else None)
+            except DjangoValidationError as exc:
+                raise ValidationError(exc.message_dict) from None
+        return attrs
 
     def validate_deadline(self, value: datetime) -> datetime:
         if self.instance is None and not self.partial and value <= timezone.now():
@@ -121,6 +150,7 @@ class EventOutputSerializer(serializers.Serializer):
         help_text="Later top-cut rounds re-seeded (best remaining seed against the lowest), not a fixed bracket"
     )
     locked = serializers.BooleanField()
+    group = serializers.IntegerField(source="group_id", allow_null=True, help_text="Its play group's id, or null")
 
     @extend_schema_field(OpenApiTypes.INT)
     def get_rounds(self, event: Event) -> int:
@@ -137,7 +167,7 @@ class EventListView(APIView):
 
     @extend_schema(request=EventInputSerializer, responses={201: EventOutputSerializer, 400: ERROR, 401: ERROR})
     def post(self, request: Request) -> Response:
-        payload = EventInputSerializer(data=request.data)
+        payload = EventInputSerializer(data=request.data, context={"request": request})
         payload.is_valid(raise_exception=True)
         event = Event.objects.create(organiser=cast(User, request.user), **payload.validated_data)
         return Response(EventOutputSerializer(event).data, status=status.HTTP_201_CREATED)
@@ -158,12 +188,14 @@ class EventDetailView(APIView):
         event = _event(request, event_id)
         if event.organiser_id != request.user.pk:
             raise PermissionDenied(_("Only the organiser changes the event's settings."))
-        payload = EventInputSerializer(data=request.data, partial=True)
+        payload = EventInputSerializer(data=request.data, partial=True, context={"request": request})
         payload.is_valid(raise_exception=True)
         try:
             event = services.change_settings(event, payload.validated_data)
         except services.EventClosed as exc:
             raise ValidationError({"detail": [str(exc)]}) from None
+        except DjangoValidationError as exc:  # a house format not of the event's group
+            raise ValidationError(exc.message_dict) from None
         return Response(EventOutputSerializer(event).data)
 
 

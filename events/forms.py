@@ -11,17 +11,27 @@ from decks import services as deck_services
 from decks.forms import format_choices, read_list_file
 from decks.models import Deck
 from events.models import TABLE_NUMBERS, Event, Penalty, validate_deadline_year
+from groups.models import Group
 from rules_check import DEFAULT_FORMAT
 from rules_check.decklist import MAX_BYTES
-from webutil.form_fields import ChineseAwareSelect
+from webutil.form_fields import ChineseAwareSelect, RowChoiceField
 from webutil.uploads import MultipleFileField, MultipleFileInput
 
 _LOCAL_MINUTE = "%Y-%m-%dT%H:%M"
 
 
 class EventForm(forms.ModelForm):
-    # Formats are data (rules_check/formats.json): the choice is the form's, not the model's.
+    # Formats are data (rules_check/formats.json, and the house formats of the organiser's
+    # groups): the choice is the form's, not the model's.
     format = forms.ChoiceField(label=_("Format"), choices=format_choices, initial=DEFAULT_FORMAT)
+    group = RowChoiceField(
+        label=_("Play group"),
+        queryset=Group.objects.none(),
+        required=False,
+        empty_label=_("— none —"),
+        widget=ChineseAwareSelect,  # groups are named by players
+        help_text=_("Its matches count for the group's league, and its house formats can be the event's format."),
+    )
     deadline = forms.DateTimeField(
         label=_("Deadline for lists"),
         input_formats=[_LOCAL_MINUTE, "%Y-%m-%d %H:%M"],
@@ -34,8 +44,21 @@ class EventForm(forms.ModelForm):
 
     class Meta:
         model = Event
-        fields = ["name", "format", "deadline", "starts_on"]
+        fields = ["name", "format", "deadline", "starts_on", "group"]
         labels = {"name": _("Name"), "format": _("Format")}
+
+    def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        group = self.fields["group"]
+        assert isinstance(group, RowChoiceField)
+        mine = Group.objects.of(user)
+        if self.instance.group_id:  # a group the organiser left stays the event's until changed
+            mine = mine | Group.objects.filter(pk=self.instance.group_id)
+        group.queryset = mine
+        fmt = self.fields["format"]
+        assert isinstance(fmt, forms.ChoiceField)
+        fmt.widget = ChineseAwareSelect(attrs=fmt.widget.attrs)  # house formats are named by players
+        fmt.choices = format_choices(user)
 
     def clean_deadline(self) -> Any:
         deadline = self.cleaned_data["deadline"]

@@ -23,7 +23,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from decks.i18n import format_label
-from rules_check import DEFAULT_FORMAT
+from groups import formats
+from rules_check import DEFAULT_FORMAT, FORMATS
 
 
 def new_token() -> str:
@@ -50,6 +51,17 @@ TABLE_NUMBERS = [MinValueValidator(1), MaxValueValidator(10_000)]
 CLOCK_MINUTES = [MinValueValidator(1), MaxValueValidator(120)]
 
 
+def check_event_format(key: str, group_id: int | None) -> None:
+    """An event's format is an official one, or a house format of the event's own group."""
+    if key in FORMATS:
+        return
+    house = formats.house_format(key)
+    if house is None or house.group_id != group_id:
+        raise ValidationError(
+            {"format": gettext("A house format is for its own group's events: choose that group for the event.")}
+        )
+
+
 # When the players' lists become public on the event's page.
 LISTS_PUBLIC = [("never", "never"), ("top_cut", "top_cut"), ("after", "after")]
 
@@ -66,7 +78,11 @@ class EventQuerySet(models.QuerySet["Event"]):
 class Event(models.Model):
     organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="organised_events")
     name = models.CharField(max_length=100)
-    format = models.CharField(max_length=20, default=DEFAULT_FORMAT)  # a name in formats.json
+    # An official format (rules_check/formats.json) or a house format of the event's group.
+    format = models.CharField(max_length=20, default=DEFAULT_FORMAT)
+    # The play group the event is held for: its matches count for the group's league, and the
+    # group's house formats may be its format. None: an event of no group.
+    group = models.ForeignKey("groups.Group", null=True, blank=True, on_delete=models.SET_NULL, related_name="events")
     deadline = models.DateTimeField(help_text="Lists are taken until this moment.", validators=[validate_deadline_year])
     starts_on = models.DateField(null=True, blank=True)
     # Whoever holds the link can submit (after logging in): it is the invitation. A new token
@@ -114,7 +130,10 @@ class Event(models.Model):
 
     @property
     def format_label(self) -> str:
-        return format_label(self.format)
+        return format_label(self.format, getattr(self, "house_format_name", None))
+
+    def clean(self) -> None:
+        check_event_format(self.format, self.group_id)
 
     def get_submit_url(self) -> str:
         return reverse("events:submit", args=[self.token])

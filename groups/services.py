@@ -8,9 +8,27 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.dispatch import Signal
 from django.utils.translation import gettext as _
+from pypinyin import lazy_pinyin
 
-from groups.models import MAX_MEMBERS, MAX_OWNED, Group, Membership, Role, new_invite
+from catalog.lookup import catalog_index
+from catalog.models import CardSet
+from groups.models import (
+    MAX_FORMATS,
+    MAX_KEY,
+    MAX_MEMBERS,
+    MAX_OWNED,
+    Group,
+    HouseFormat,
+    Membership,
+    Role,
+    new_invite,
+)
+from rules_check import normalize_code
+
+# Sent after a house format's rules changed (key=…): decks.apps checks its decks again.
+format_changed = Signal()
 
 
 class GroupError(ValueError):
@@ -139,3 +157,99 @@ def replace_invite(group: Group, actor: Any) -> Group:
         group.invite = new_invite()
         group.save(update_fields=["invite"])
     return group
+
+
+# --- house formats -----------------------------------------------------------------------------
+
+
+def _slug_for(group: Group, name: str, taken: set[str]) -> str:
+    """A short ASCII slug from the name's pinyin (`家庭賽` → `jiatingsai`), fitting the key's 20
+    characters, made unique in the group with a number."""
+    room = MAX_KEY - len(f"g{group.pk}-")
+    base = "".join(ch for ch in "".join(lazy_pinyin(name)).lower() if ch.isascii() and ch.isalnum())[:room] or "f"
+    slug, n = base, 1
+    while slug in taken:
+        n += 1
+        slug = f"{base[: room - len(str(n))]}{n}"
+    return slug
+
+
+def _card_refs(refs: list[Any], field: str) -> list[str]:
+    """Cards as typed (code, name in either script, pinyin) as rules_check reads them: a code stays a
+    code (one printing), a name becomes the card's same-name key (every printing of that name)."""
+    index = catalog_index()
+    out: list[str] = []
+    for ref in refs:
+        text = str(ref)
+        card = index.lookup(text)
+        if card is None:
+            raise ValidationError({field: [_("No card “%(name)s”.") % {"name": text[:40]}]})
+        out.append(card.code if normalize_code(text) else card.same_name_key)
+    return list(dict.fromkeys(out))
+
+
+def _rules(data: dict[str, Any], current: HouseFormat) -> None:
+    """What `data` names of the format's rules, written on `current`, checked."""
+    for key in ("name", "min_cards", "max_cards", "copy_limit"):
+        if key in data:
+            setattr(current, key, " ".join(str(data[key]).split()) if key == "name" else data[key])
+    if "copy_limits" in data:
+        limits = data["copy_limits"]
+        if not isinstance(limits, dict):
+            raise ValidationError({"copy_limits": [_("Cards with their limits.")]})
+        refs = _card_refs(list(limits), "copy_limits")
+        current.copy_limits = dict(zip(refs, limits.values(), strict=False))
+    if "banned" in data:
+        current.banned = _card_refs(list(data["banned"]), "banned")
+    if "sets" in data:
+        known = set(CardSet.objects.values_list("code", flat=True))
+        wanted = list(dict.fromkeys(str(code).upper() for code in data["sets"]))
+        unknown = [code for code in wanted if code not in known]
+        if unknown:
+            raise ValidationError({"sets": [_("No set “%(code)s”.") % {"code": unknown[0][:10]}]})
+        current.sets = wanted
+    current.full_clean(exclude=["group", "slug"])
+
+
+def _format_changed(key: str) -> None:
+    """Tell the layers above once the change is committed: decks of the format are checked again."""
+    transaction.on_commit(lambda: format_changed.send(HouseFormat, key=key))
+
+
+def create_format(group: Group, actor: Any, data: dict[str, Any]) -> HouseFormat:
+    """The owner adds a house format. Raises NotAllowed for a member, ValidationError (by field)
+    for rules the model refuses, GroupError past MAX_FORMATS."""
+    _owner_only(group, actor)
+    house = HouseFormat(group=group, min_cards=0, max_cards=1, copy_limit=0)
+    missing = [key for key in ("name", "min_cards", "max_cards", "copy_limit") if key not in data]
+    if missing:
+        raise ValidationError({key: [_("This field is required.")] for key in missing})
+    _rules(data, house)
+    with transaction.atomic():
+        group = _locked(group)
+        taken = set(HouseFormat.objects.filter(group=group).values_list("slug", flat=True))
+        if len(taken) >= MAX_FORMATS:
+            raise GroupError(_("The group has %(n)d formats, the most a group may have.") % {"n": MAX_FORMATS})
+        house.slug = _slug_for(group, house.name, taken)
+        house.save()
+    return house
+
+
+def update_format(house: HouseFormat, actor: Any, data: dict[str, Any]) -> HouseFormat:
+    """The owner changes a house format's rules (its key stays): every deck and event of it is
+    checked again after the commit."""
+    _owner_only(house.group, actor)
+    with transaction.atomic():
+        current = HouseFormat.objects.select_for_update().get(pk=house.pk)
+        _rules(data, current)
+        current.save()
+        _format_changed(current.key)
+    return current
+
+
+def delete_format(house: HouseFormat, actor: Any) -> None:
+    """The owner deletes a house format: its decks and events move to the default format (a
+    post_delete receiver in decks.apps and events.apps, which also sees a group deleted with its
+    owner's account)."""
+    _owner_only(house.group, actor)
+    house.delete()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
@@ -22,8 +23,18 @@ from rest_framework.views import APIView
 
 from decks.api.decks import API_SORTS, DeckListView, DeckPageSerializer
 from decks.models import Deck, DeckQuerySet
+from groups import formats
 from groups import services as group_services
-from groups.models import MAX_NAME, Group, Membership
+from groups.models import (
+    MAX_COPY_LIMIT,
+    MAX_EXCEPTIONS,
+    MAX_FORMAT_NAME,
+    MAX_NAME,
+    MAX_SETS,
+    Group,
+    HouseFormat,
+    Membership,
+)
 from league import services
 from league.models import Game, Result, not_in_the_future
 from league.queries import league
@@ -216,6 +227,144 @@ class MemberDetailView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+# --- house formats -----------------------------------------------------------------------------
+
+
+class HouseFormatSerializer(serializers.ModelSerializer):
+    """A house format: its key (what decks, the checker and events take as `format`) and its rules,
+    in the fields of rules_check/formats.json."""
+
+    key = serializers.CharField(read_only=True, help_text="g<group id>-<slug>: the `format` of a deck or a check")
+    copy_limits = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Card code or same-name key → its own copy limit (0: banned)"
+    )
+    banned = serializers.ListField(child=serializers.CharField(), help_text="Cards banned: codes or same-name keys")
+    sets = serializers.ListField(child=serializers.CharField(), help_text="Set codes allowed; [] allows every set")
+
+    class Meta:
+        model = HouseFormat
+        fields = [
+            "id",
+            "key",
+            "name",
+            "min_cards",
+            "max_cards",
+            "copy_limit",
+            "copy_limits",
+            "banned",
+            "sets",
+            "updated",
+        ]
+
+
+class HouseFormatInputSerializer(serializers.ModelSerializer):
+    """A house format's rules; the bounds are the model fields' (groups.models). Cards are named by
+    code or by name in either script; sets by code."""
+
+    name = StrictCharField(max_length=MAX_FORMAT_NAME)
+    copy_limits = serializers.DictField(
+        child=serializers.IntegerField(min_value=0, max_value=MAX_COPY_LIMIT),
+        required=False,
+        help_text="Card (code or name) → its own copy limit; 0 bans it",
+    )
+    banned = serializers.ListField(
+        child=StrictCharField(max_length=60),
+        required=False,
+        max_length=MAX_EXCEPTIONS,
+        help_text="Cards banned (code or name): a shorthand for a limit of 0",
+    )
+    sets = serializers.ListField(
+        child=StrictCharField(max_length=8),
+        required=False,
+        max_length=MAX_SETS,
+        help_text="Set codes allowed (YXJQ, LSHJ, GMGD, WD); [] or absent: every set",
+    )
+
+    class Meta:
+        model = HouseFormat
+        fields = ["name", "min_cards", "max_cards", "copy_limit", "copy_limits", "banned", "sets"]
+
+    def validate_copy_limits(self, value: dict[str, int]) -> dict[str, int]:
+        if len(value) > MAX_EXCEPTIONS or any(len(key) > 60 for key in value):
+            raise serializers.ValidationError(
+                _("At most %(n)d cards with a limit of their own.") % {"n": MAX_EXCEPTIONS}
+            )
+        return value
+
+
+def _house_format(group: Group, format_id: int) -> HouseFormat:
+    house = HouseFormat.objects.filter(group=group, pk=format_id).select_related("group").first()
+    if house is None:
+        raise NotFound(_("No such format."))
+    return house
+
+
+def _format_refused(exc: Exception) -> Exception:
+    if isinstance(exc, DjangoValidationError):
+        return ValidationError(exc.message_dict if hasattr(exc, "error_dict") else {"detail": exc.messages})
+    return _refused(exc)
+
+
+class HouseFormatListView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: HouseFormatSerializer(many=True), 401: ERROR, 404: ERROR})
+    def get(self, request: Request, group_id: int) -> Response:
+        group = _group(request, group_id)
+        return Response(HouseFormatSerializer(group.formats.all(), many=True).data)
+
+    @extend_schema(
+        request=HouseFormatInputSerializer,
+        responses={201: HouseFormatSerializer, 400: ERROR, 401: ERROR, 403: ERROR, 404: ERROR},
+        description="The owner adds a house format; its `key` is then a `format` for the group's members.",
+    )
+    def post(self, request: Request, group_id: int) -> Response:
+        group = _group(request, group_id)
+        if group.owner_id != request.user.pk:  # before reading the rules: a member learns nothing
+            raise PermissionDenied(_("Only the group's owner may do this."))
+        payload = HouseFormatInputSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        try:
+            house = group_services.create_format(group, request.user, dict(payload.validated_data))
+        except (group_services.GroupError, DjangoValidationError) as exc:
+            raise _format_refused(exc) from None
+        return Response(HouseFormatSerializer(house).data, status=status.HTTP_201_CREATED)
+
+
+class HouseFormatDetailView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: HouseFormatSerializer, 401: ERROR, 404: ERROR})
+    def get(self, request: Request, group_id: int, format_id: int) -> Response:
+        return Response(HouseFormatSerializer(_house_format(_group(request, group_id), format_id)).data)
+
+    @extend_schema(
+        request=HouseFormatInputSerializer,
+        responses={200: HouseFormatSerializer, 400: ERROR, 401: ERROR, 403: ERROR, 404: ERROR},
+        description="The owner changes the rules (the key stays); the decks of the format are checked again.",
+    )
+    def patch(self, request: Request, group_id: int, format_id: int) -> Response:
+        house = _house_format(_group(request, group_id), format_id)
+        if house.group.owner_id != request.user.pk:
+            raise PermissionDenied(_("Only the group's owner may do this."))
+        payload = HouseFormatInputSerializer(data=request.data, partial=True)
+        payload.is_valid(raise_exception=True)
+        try:
+            house = group_services.update_format(house, request.user, dict(payload.validated_data))
+        except (group_services.GroupError, DjangoValidationError) as exc:
+            raise _format_refused(exc) from None
+        return Response(HouseFormatSerializer(house).data)
+
+    @extend_schema(responses={204: None, 401: ERROR, 403: ERROR, 404: ERROR})
+    def delete(self, request: Request, group_id: int, format_id: int) -> Response:
+        """Delete a house format (owner only): its decks move to the standard format."""
+        try:
+            group_services.delete_format(_house_format(_group(request, group_id), format_id), request.user)
+        except group_services.GroupError as exc:
+            raise _refused(exc) from None
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
 # --- shared decks ------------------------------------------------------------------------------
 
 
@@ -237,7 +386,11 @@ class GroupDeckListView(DeckListView):
                 "buildable", {"type": "integer", "enum": [0, 1]}, description="1: only decks I can build now"
             ),
             OpenApiParameter("sort", {"type": "string", "enum": list(API_SORTS)}),
-            OpenApiParameter("format", {"type": "string", "maxLength": 20}, description="Only decks of this format"),
+            OpenApiParameter(
+                "format",
+                {"type": "string", "maxLength": 20, "pattern": formats.KEY_PATTERN},
+                description="Only decks of this format: an official one or a house format's key",
+            ),
             OpenApiParameter("cursor", {"type": "string", "maxLength": 200}, description="From a `next` link"),
             OpenApiParameter("page_size", {"type": "integer", "minimum": 1, "maximum": 500}),
         ],

@@ -1,12 +1,18 @@
 from __future__ import annotations
 
+import re
+import unicodedata
 from typing import Any
 
 from django import forms
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from catalog.lookup import catalog_index
+from catalog.models import CardSet
+from catalog.templatetags.cards import zh
 from decks.models import Deck
-from groups.models import Group
+from groups.models import Group, HouseFormat
 from league.models import not_in_the_future
 from webutil.form_fields import ChineseAwareSelect, RowChoiceField
 
@@ -60,3 +66,97 @@ class GameForm(forms.Form):
 
 def _deck_and_owner(deck: Any) -> str:
     return f"{deck.name} · {deck.owner.username}"
+
+
+_SEPARATORS = re.compile(r"[,，、;；\n]+")
+# "新兵 1", "新兵: 1", "新兵 ×1", "YXJQ-003=2": a card, then its limit.
+_LIMIT_LINE = re.compile(r"^(?P<card>.+?)\s*[:：=×xX*]?\s*(?P<n>[0-9]{1,3})$")
+MAX_RULES_TEXT = 6000
+
+
+class HouseFormatForm(forms.ModelForm):
+    """A house format's rules as a page takes them: the model's fields with their bounds, cards
+    named as players type them (either script, code or pinyin), sets ticked."""
+
+    banned = forms.CharField(
+        label=_("Banned cards"),
+        required=False,
+        max_length=MAX_RULES_TEXT,
+        widget=forms.Textarea(attrs={"rows": 2, "lang": "zh"}),
+        help_text=_("Card names or codes, separated by commas."),
+    )
+    copy_limits = forms.CharField(
+        label=_("Cards with a limit of their own"),
+        required=False,
+        max_length=MAX_RULES_TEXT,
+        widget=forms.Textarea(attrs={"rows": 3, "lang": "zh"}),
+        help_text=_("One a line: the card, then how many copies a deck may hold (0 bans it), as in YXJQ-003 1."),
+    )
+    sets = forms.MultipleChoiceField(
+        label=_("Sets allowed"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("None ticked: every set."),
+    )
+
+    class Meta:
+        model = HouseFormat
+        fields = ["name", "min_cards", "max_cards", "copy_limit"]
+        labels = {
+            "name": _("Format name"),
+            "min_cards": _("Fewest cards in a deck"),
+            "max_cards": _("Most cards in a deck"),
+            "copy_limit": _("Copies of one name"),
+        }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        sets = self.fields["sets"]
+        assert isinstance(sets, forms.MultipleChoiceField)
+        # A set's printed name is Chinese on every page: marked so, its code beside it.
+        sets.choices = [(s.code, format_html("{} ({})", zh(s.name), s.code)) for s in CardSet.objects.order_by("order")]
+        house = self.instance
+        if house.pk and not self.is_bound:
+            self.initial.update(
+                {
+                    "banned": "、".join(_card_label(ref) for ref in house.banned),
+                    "copy_limits": "\n".join(f"{_card_label(ref)} {n}" for ref, n in house.copy_limits.items()),
+                    "sets": house.sets,
+                }
+            )
+
+    def clean_banned(self) -> list[str]:
+        return [part.strip() for part in _SEPARATORS.split(self.cleaned_data["banned"]) if part.strip()]
+
+    def clean_copy_limits(self) -> dict[str, int]:
+        limits: dict[str, int] = {}
+        for number, line in enumerate(self.cleaned_data["copy_limits"].splitlines(), start=1):
+            line = line.strip()
+            if not line:
+                continue
+            match = _LIMIT_LINE.match(unicodedata.normalize("NFKC", line))
+            if match is None:
+                raise forms.ValidationError(
+                    _("Line %(n)d: give the card, then a number, as in YXJQ-003 1.") % {"n": number}
+                )
+            limits[match["card"].strip()] = int(match["n"])
+        return limits
+
+    def rules(self) -> dict[str, Any]:
+        """What the form says, as groups.services takes a format's rules."""
+        return {key: self.cleaned_data[key] for key in (*self.Meta.fields, "banned", "copy_limits", "sets")}
+
+
+def shown_rules(house: HouseFormat) -> dict[str, Any]:
+    """What a format's page lists of its cards and sets: printed names, not stored references."""
+    return {
+        "banned": [_card_label(ref) for ref in house.banned],
+        "limits": [(_card_label(ref), n) for ref, n in house.copy_limits.items()],
+        "sets": list(CardSet.objects.filter(code__in=house.sets).order_by("order")),
+    }
+
+
+def _card_label(ref: str) -> str:
+    """A stored card reference (a code or a same-name key) as its card's printed name."""
+    card = catalog_index().lookup(ref)
+    return card.name if card else ref

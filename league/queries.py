@@ -6,10 +6,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Q
+from django.db.models import Count, F, Q
 
+from catalog.lookup import catalog_index
 from catalog.models import Card
 from decks.models import Deck
+from events.models import Match
 from league.models import Game, Result
 
 
@@ -56,6 +58,44 @@ def _records(games: Any, field: str) -> dict[Any, Record]:
     return out
 
 
+# What an event's match says of each side, for the league's three tables.
+EVENT_COLUMNS = {
+    "player": "player_{side}__user",
+    "general": "player_{side}__general",
+    "deck": "player_{side}__submission__deck",
+}
+
+
+def _event_records(group: Any, field: str, members: list[int], into: dict[Any, Record]) -> None:
+    """The matches of the group's events with a result (byes and match losses are no game), per
+    member's side: a match is one game of the league, won by whoever won more of its games. One
+    grouped query for each side."""
+    matches = Match.objects.filter(round__event__group=group, player_b__isnull=False, a_wins__isnull=False)
+    for side, other in (("a", "b"), ("b", "a")):
+        column = EVENT_COLUMNS[field].format(side=side)
+        rows = (
+            matches.filter(**{f"player_{side}__user__in": members})
+            .exclude(**{f"{column}__isnull": True})
+            .values(column)
+            .annotate(
+                n=Count("pk"),
+                w=Count("pk", filter=Q(**{f"{side}_wins__gt": F(f"{other}_wins")})),
+                d=Count("pk", filter=Q(a_wins=F("b_wins"))),
+            )
+            .order_by()
+        )
+        for row in rows:
+            key = row[column]
+            if field == "general":  # the event keeps the general's code
+                key = catalog_index().pk_by_code.get(key)
+                if key is None:
+                    continue
+            record = into.setdefault(key, Record(key))
+            record.games += row["n"]
+            record.wins += row["w"]
+            record.draws += row["d"]
+
+
 def _ranked(records: dict[Any, Record]) -> list[Record]:
     return sorted(records.values(), key=lambda r: (-r.wins, -(r.win_rate or 0), -r.games, r.label))
 
@@ -69,20 +109,24 @@ class League:
 
 def league(group: Any, usernames: dict[int, str], reader: Any) -> League:
     """The group's tables: per player (labelled from `usernames`, id → name, which the caller
-    read with the members), per general and per deck. A deck the reader may not read (a
-    player's private deck) is left out of the decks' table: its name is its owner's. Eight
-    queries."""
+    read with the members), per general and per deck, from the games logged and confirmed and
+    from the matches of the group's events. A deck the reader may not read (a player's private
+    deck) is left out of the decks' table: its name is its owner's. Fourteen queries."""
     games = Game.objects.filter(group=group).confirmed()
+    members = list(usernames)
     players = _records(games, "player")
+    _event_records(group, "player", members, players)
     # A player who left is still in the table, under the name read here.
     gone = [pk for pk in players if pk not in usernames]
     names = {**usernames, **dict(get_user_model().objects.filter(pk__in=gone).values_list("pk", "username"))}
     for pk, record in players.items():
         record.label = names.get(pk, "?")
     generals = _records(games, "general")
+    _event_records(group, "general", members, generals)
     for card in Card.objects.filter(pk__in=list(generals)).only("pk", "name"):
         generals[card.pk].label = card.name
     decks = _records(games, "deck")
+    _event_records(group, "deck", members, decks)
     shown = {}
     for deck in Deck.objects.visible_to(reader).filter(pk__in=list(decks)).only("pk", "name"):
         decks[deck.pk].label = deck.name

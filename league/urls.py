@@ -1,6 +1,6 @@
 from django.urls import path
 
-from league.views import games
+from league.views import formats, games
 from league.views import groups as views
 
 app_name = "league"
@@ -12,6 +12,9 @@ urlpatterns = [
     path("groups/<int:group_id>/members/<str:username>/remove/", views.remove_member, name="remove-member"),
     path("groups/<int:group_id>/invite/", views.new_invite, name="new-invite"),
     path("groups/<int:group_id>/delete/", views.delete, name="delete"),
+    path("groups/<int:group_id>/formats/new/", formats.new_format, name="new-format"),
+    path("groups/<int:group_id>/formats/<int:format_id>/", formats.format_page, name="format"),
+    path("groups/<int:group_id>/formats/<int:format_id>/delete/", formats.delete_format, name="delete-format"),
     path("groups/<int:group_id>/games/", games.log_game, name="log-game"),
     path("groups/<int:group_id>/games/<int:game_id>/confirm/", games.confirm_game, name="confirm-game"),
     path("groups/<int:group_id>/games/<int:game_id>/delete/", games.delete_game, name="delete-game"),

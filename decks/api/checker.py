@@ -5,17 +5,20 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from drf_spectacular.authentication import SessionScheme
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from decks.api.fields import FormatField
 from decks.i18n import pick
 from decks.legality import RequestedEntry, check_list, check_structured
-from rules_check import DEFAULT_FORMAT, FORMATS, DeckListError
+from rules_check import DEFAULT_FORMAT, DeckListError
 from rules_check.decklist import MAX_BYTES
 from rules_check.model import MAX_LISTED_PROBLEMS, Problem, Verdict
 from webutil.fields import StrictCharField
@@ -31,7 +34,7 @@ class DeckEntryInputSerializer(serializers.Serializer):
 
 
 class LegalityInputSerializer(serializers.Serializer):
-    format = serializers.ChoiceField(choices=sorted(FORMATS), default=DEFAULT_FORMAT)
+    format = FormatField(default=DEFAULT_FORMAT)
     list = StrictCharField(
         required=False, allow_blank=True, max_length=MAX_BYTES, trim_whitespace=False, help_text="Deck-list text"
     )
@@ -82,11 +85,29 @@ class VerdictOutputSerializer(serializers.Serializer):
         return len(verdict.problems) - len(self._shown(verdict))
 
 
+class SessionWithoutCsrf(SessionAuthentication):
+    """The session's user, read without CSRF enforcement: for a POST that writes nothing (a check),
+    where another site making the reader's browser send it learns nothing (it cannot read the answer)."""
+
+    def enforce_csrf(self, request: Any) -> None:
+        return None
+
+
+class SessionWithoutCsrfScheme(SessionScheme):
+    """In the schema: the session cookie, asked for with no CSRF token (a scheme of its own name,
+    as the schema's components are one a name)."""
+
+    target_class = SessionWithoutCsrf
+    name = "cookieAuthWithoutCsrf"
+
+
 class LegalityView(APIView):
     """Check a deck: legal or not, with every problem. 200 whether legal or not."""
 
     permission_classes = [AllowAny]
-    authentication_classes: list[Any] = []  # no login, hence no session CSRF either
+    # Anyone may check a deck, without login or CSRF token. A token or a session, when sent, says
+    # who asks: a member may check in a house format of their groups.
+    authentication_classes = [TokenAuthentication, SessionWithoutCsrf]
 
     @extend_schema(
         request=LegalityInputSerializer,
@@ -103,7 +124,7 @@ class LegalityView(APIView):
         ],
     )
     def post(self, request: Request) -> Response:
-        payload = LegalityInputSerializer(data=request.data)
+        payload = LegalityInputSerializer(data=request.data, context={"request": request})
         payload.is_valid(raise_exception=True)
         data = payload.validated_data
         if "list" in data:

@@ -14,7 +14,7 @@ from django.db import transaction
 from django.db.models import Prefetch, Q
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
@@ -22,17 +22,21 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from catalog.lookup import catalog_index
 from decks import compare as deck_compare
 from decks import deckcode, draw_odds, intake, services
 from decks.api.checker import VerdictOutputSerializer
+from decks.api.fields import FormatField
+from decks.close import DEFAULT_MISSING, MAX_MISSING, Suggestion, close_enough
 from decks.data import DeckData
 from decks.filters import COLLECTION_SORTS, ordering
 from decks.forms import clean_tags
 from decks.legality import check_deck_snapshot, deck_for_rules
 from decks.models import MAX_DESCRIPTION, MAX_ENTRY_COUNT, MAX_TAG, MAX_TAGS, Deck, DeckQuerySet
 from decks.stats import deck_view
-from groups.models import Group
-from rules_check import FORMATS, export
+from groups import formats
+from groups.models import MAX_KEY, Group
+from rules_check import DEFAULT_FORMAT, FORMATS, export
 from webutil.fields import StrictBooleanField, StrictCharField
 from webutil.numbers import whole_number
 from webutil.pagination import StrictCursorPagination
@@ -52,7 +56,7 @@ class DeckEntrySerializer(serializers.Serializer):
 
 class DeckInputSerializer(serializers.Serializer):
     name = StrictCharField(max_length=100)
-    format = serializers.ChoiceField(choices=list(FORMATS), default="standard")
+    format = FormatField(default=DEFAULT_FORMAT)
     general = StrictCharField(max_length=60, required=False, allow_null=True, allow_blank=True)
     cards = DeckEntrySerializer(many=True, required=False, max_length=500)  # type: ignore[call-arg]  # ListSerializer takes max_length; the stubs miss it
     reinforcements = DeckEntrySerializer(many=True, required=False, max_length=100)  # type: ignore[call-arg]  # ListSerializer takes max_length; the stubs miss it
@@ -256,7 +260,7 @@ class DeckListView(APIView):
         decks = self.get_queryset(request).with_ownership(request.user)
         fmt = request.query_params.get("format")
         if fmt is not None:
-            if fmt not in FORMATS:
+            if fmt not in FORMATS and not formats.is_house_key(fmt):
                 raise ValidationError({"format": [_("One of: %(sorts)s") % {"sorts": ", ".join(FORMATS)}]})
             decks = decks.filter(format=fmt)
         buildable = request.query_params.get("buildable") == "1"
@@ -274,7 +278,9 @@ class DeckListView(APIView):
             ),
             OpenApiParameter("sort", {"type": "string", "enum": list(API_SORTS)}),
             OpenApiParameter(
-                "format", {"type": "string", "enum": sorted(FORMATS)}, description="Only decks of this format"
+                "format",
+                {"type": "string", "maxLength": MAX_KEY, "pattern": formats.KEY_PATTERN},
+                description="Only decks of this format: an official one or a house format's key",
             ),
             OpenApiParameter("cursor", {"type": "string", "maxLength": 200}, description="From a `next` link"),
             OpenApiParameter("page_size", {"type": "integer", "minimum": 1, "maximum": 500}),
@@ -295,7 +301,7 @@ class DeckListView(APIView):
 
     @extend_schema(request=DeckInputSerializer, responses={201: DeckOutputSerializer, 400: ERROR, 401: ERROR})
     def post(self, request: Request) -> Response:
-        payload = DeckInputSerializer(data=request.data)
+        payload = DeckInputSerializer(data=request.data, context={"request": request})
         payload.is_valid(raise_exception=True)
         empty = DeckData("", payload.validated_data["format"], None, {}, {})
         data = _data_from(payload.validated_data, empty)
@@ -346,7 +352,7 @@ class DeckDetailView(APIView):
 
     def _write(self, request: Request, deck_id: int, partial: bool) -> Response:
         deck = _owned(request, deck_id)
-        payload = DeckInputSerializer(data=request.data, partial=partial)
+        payload = DeckInputSerializer(data=request.data, partial=partial, context={"request": request})
         payload.is_valid(raise_exception=True)
         given = payload.validated_data
 
@@ -517,3 +523,47 @@ class DeckCompareView(APIView):
         a, b = (_visible(request, pk) for pk in ids)
         result = deck_compare.compare(services.snapshot_of(a), services.snapshot_of(b))
         return Response(CompareOutputSerializer(result).data)
+
+
+class PurchaseSerializer(serializers.Serializer):
+    card = serializers.CharField(help_text="The card's code")
+    name = serializers.CharField(help_text="Its printed name")
+    count = serializers.IntegerField(help_text="Copies to buy")
+
+
+class CloseEnoughSerializer(serializers.Serializer):
+    """One purchase: the copies to buy, and the decks (public, or shared with my groups) it makes
+    buildable from my collection."""
+
+    buy = serializers.SerializerMethodField()
+    unlocks = serializers.IntegerField(help_text="How many more decks become buildable")
+    decks = serializers.ListField(child=serializers.IntegerField(), help_text="Up to 10 of them (ids)")
+
+    @extend_schema_field(PurchaseSerializer(many=True))
+    def get_buy(self, suggestion: Suggestion) -> list[dict[str, Any]]:
+        by_code = catalog_index().by_code
+        return [{"card": code, "name": by_code[code].name, "count": n} for code, n in suggestion.buy]
+
+
+class CloseEnoughView(APIView):
+    """What to buy next: the fewest copies that make the most decks buildable from my collection."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "missing",
+                {"type": "integer", "minimum": 1, "maximum": MAX_MISSING, "default": DEFAULT_MISSING},
+                description="Copies a purchase may take at most",
+            ),
+        ],
+        responses={200: CloseEnoughSerializer(many=True), 400: ERROR, 401: ERROR},
+        operation_id="decks_close_enough",
+    )
+    def get(self, request: Request) -> Response:
+        raw = request.query_params.get("missing", str(DEFAULT_MISSING))
+        missing = whole_number(raw, low=1, high=MAX_MISSING, max_digits=2)
+        if missing is None:
+            raise ValidationError({"missing": [_("A whole number from 1 to %(n)d.") % {"n": MAX_MISSING}]})
+        return Response(CloseEnoughSerializer(close_enough(request.user, missing), many=True).data)

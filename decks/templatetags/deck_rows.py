@@ -12,6 +12,7 @@ from django.utils.translation import pgettext
 
 from catalog.templatetags.cards import face_values
 from decks.models import MAX_ENTRY_COUNT
+from groups import formats
 from rules_check import DEFAULT_FORMAT, FORMATS
 from webutil import rows
 
@@ -28,8 +29,8 @@ def search_results(context: Any, cards: Any, change: str) -> SafeString:
         foils = int(getattr(card, "owned_foil", 0) or 0)
         found.append({"card": card, "face": face_values(request, card), "owned": owned + foils if owned else 0})
     deck = context.get("deck")
-    chosen = FORMATS.get(deck.format) if deck is not None else None
-    playset = (chosen or FORMATS[DEFAULT_FORMAT]).copy_limit  # the ×3 button's figure
+    chosen = formats.stored(deck.format) if deck is not None else FORMATS[DEFAULT_FORMAT]
+    playset = chosen.copy_limit  # the ×3 button's figure
     values = {"results": found, "change": change, "csrf_token": rows.csrf_token(context), "playset": playset}
     return rows.render("decks/search_results.html", values)
 

@@ -15,7 +15,9 @@ from webutil.requests import HtmxHttpRequest
 
 def check_deck(request: HtmxHttpRequest) -> HttpResponse:
     """Paste or upload a deck list, see the verdict. Live with htmx, and plain POST without JS."""
-    form = CheckDeckForm(request.POST or None, request.FILES or None)
+    # ?format= picks the format shown first (a house format's page links here with its key).
+    initial = {"format": request.GET["format"][:20]} if "format" in request.GET else {}
+    form = CheckDeckForm(request.POST or None, request.FILES or None, user=request.user, initial=initial)
     context: dict[str, object] = {"form": form}
     status = 200
     if request.method == "POST":
@@ -40,7 +42,7 @@ def check_many(request: HtmxHttpRequest) -> HttpResponse:
         # Saving the lists as an event belongs to the events app; the browser sends the same
         # form there again (307 keeps the method and the files).
         return HttpResponseRedirect(reverse("events:from-files"), status=307)
-    form = BatchCheckForm(request.POST or None, request.FILES or None)
+    form = BatchCheckForm(request.POST or None, request.FILES or None, user=request.user)
     context: dict[str, object] = {"form": form}
     status = 200
     if request.method == "POST":

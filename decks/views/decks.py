@@ -30,10 +30,20 @@ from decks import archive as decks_archive
 from decks import compare as deck_compare
 from decks import deckcode, draw_odds, intake, services
 from decks.batch import MAX_ZIP_BYTES
+from decks.close import DEFAULT_MISSING, Suggestion, close_enough
 from decks.data import DeckData
 from decks.filters import NarrowSorted
 from decks.filters import deck_filter as deck_filter_for
-from decks.forms import ArchiveUploadForm, DeckSettingsForm, EntryForm, ImportDeckForm, PasteForm, format_choices
+from decks.forms import (
+    ArchiveUploadForm,
+    CloseEnoughForm,
+    DeckSettingsForm,
+    EntryForm,
+    ImportDeckForm,
+    PasteForm,
+    format_choices,
+)
+from decks.i18n import label_formats
 from decks.image import deck_png
 from decks.legality import check_deck_snapshot
 from decks.models import MAIN, REINFORCEMENTS, Deck, DeckTag, DeckVersion
@@ -41,9 +51,8 @@ from decks.sheets import sheet_for_snapshot
 from decks.shopping import as_csv, as_text, shopping_list
 from decks.stats import curve_svg, deck_view
 from drawing import TURNS, sample_hand
+from groups import formats
 from groups.models import Group
-from rules_check import FORMATS
-from rules_check.formats import playset_size
 from rules_check.model import REINFORCEMENT
 from webutil.confirm import unless_confirmed
 from webutil.numbers import whole_number
@@ -92,8 +101,10 @@ def my_decks(request: AuthedRequest) -> HttpResponse:
     mine = Deck.objects.owned_by(request.user).filter(archived=archived).select_related("general")
     deck_filter = deck_filter_for(request, mine.prefetch_related("tags"))
     valid = deck_filter.is_valid()
+    decks = list(deck_filter.qs) if valid else []
+    label_formats(decks)
     context = {
-        "decks": deck_filter.qs if valid else Deck.objects.none(),
+        "decks": decks,
         "filter": deck_filter,
         "archived": archived,
         "tags": DeckTag.objects.filter(deck__owner=request.user)
@@ -155,17 +166,22 @@ def _unless_built_is_understood(request: AuthedRequest, deck: Deck, given: dict[
 def build(request: AuthedRequest, deck_id: int) -> HttpResponse:
     deck = _own_deck(request, deck_id)
     if request.method == "POST":
-        form = DeckSettingsForm(request.POST, user=request.user)
+        form = DeckSettingsForm(request.POST, user=request.user, keep=deck.format)
         if form.is_valid():
             asked = _unless_built_is_understood(request, deck, form.cleaned_data)
             if asked:
                 return asked
-            services.apply_settings(deck, form.cleaned_data, note="settings")
-            messages.success(request, _("Saved."))
-            return redirect("decks:build", deck.pk)
+            try:
+                services.apply_settings(deck, form.cleaned_data, note="settings")
+            except services.DeckError as exc:  # a group left between the form and the save
+                form.add_error(None, str(exc))
+            else:
+                messages.success(request, _("Saved."))
+                return redirect("decks:build", deck.pk)
     else:
         form = DeckSettingsForm(
             user=request.user,
+            keep=deck.format,
             initial={
                 "name": deck.name,
                 "format": deck.format,
@@ -217,7 +233,7 @@ def change(request: AuthedRequest, deck_id: int) -> HttpResponse:
         elif action == "set":
             deck = services.change_entry(deck, facts.code, count=form.cleaned_data["count"] or 0, section=section)
         elif action == "playset":  # as many as the deck's format allows of it, in one tap
-            limit = FORMATS[deck.format].limit_for([facts]) if deck.format in FORMATS else playset_size(facts.kind)
+            limit = formats.stored(deck.format).limit_for([facts])
             deck = services.change_entry(deck, facts.code, count=limit, section=section)
         else:
             delta = {"inc": 1, "dec": -1, "remove": -10_000}[action]
@@ -411,7 +427,7 @@ def want_missing(request: AuthedRequest, deck_id: int) -> HttpResponse:
 
 @login_required
 def import_deck(request: AuthedRequest) -> HttpResponse:
-    form = ImportDeckForm(request.POST or None, request.FILES or None)
+    form = ImportDeckForm(request.POST or None, request.FILES or None, user=request.user)
     if request.method == "POST" and form.is_valid():
         text = form.cleaned_data.get("file") or form.cleaned_data["text"]
         try:
@@ -442,9 +458,11 @@ def deck_table(request: HtmxHttpRequest, decks: Any) -> tuple[dict[str, Any], bo
     number = page_number(request, MAX_DECK_PAGE)
     shown = deck_filter.qs if valid else Deck.objects.none()
     page = SlicePage(NarrowSorted(shown), number or 1, per_page(request, DECKS_PER_PAGE)) if number else None
+    shown_decks = list(page.object_list) if page else []
+    label_formats(shown_decks)
     context = {
         "page": page,
-        "decks": page.object_list if page else [],
+        "decks": shown_decks,
         "too_far": number is None,
         "filter": deck_filter,
         "formats": format_choices(),
@@ -493,7 +511,11 @@ def shopping(request: AuthedRequest) -> HttpResponse:
         response = HttpResponse(body, content_type=f"{kind}; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="shopping-list.{"txt" if output == "text" else "csv"}"'
         return response
+    close_form = CloseEnoughForm(request.GET if "missing" in request.GET else None)
+    missing_at_most = close_form.cleaned_data["missing"] if close_form.is_valid() else DEFAULT_MISSING
     context = {
+        "close_form": close_form,
+        "close": _purchases(close_enough(request.user, missing_at_most)),
         "mine": Deck.objects.owned_by(request.user).order_by("archived", "name", "pk"),
         "chosen": {d.pk for d in decks},
         "decks": decks,
@@ -501,7 +523,21 @@ def shopping(request: AuthedRequest) -> HttpResponse:
         "lines": missing,
         "missing_total": sum(line.missing for line in missing),
     }
-    return render(request, "decks/shopping.html", context)
+    return render(request, "decks/shopping.html", context, status=400 if close_form.errors else 200)
+
+
+def _purchases(suggestions: list[Suggestion]) -> list[dict[str, Any]]:
+    """The suggestions with their cards and decks as rows (two queries for all of them)."""
+    cards = Card.objects.in_bulk([code for s in suggestions for code, _n in s.buy], field_name="code")
+    decks = Deck.objects.select_related("owner").in_bulk([pk for s in suggestions for pk in s.decks])
+    return [
+        {
+            "buy": [(cards[code], n) for code, n in s.buy],
+            "unlocks": s.unlocks,
+            "decks": [decks[pk] for pk in s.decks if pk in decks],
+        }
+        for s in suggestions
+    ]
 
 
 @login_required

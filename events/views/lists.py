@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 
 from decks import batch
 from decks.forms import BatchCheckForm
-from decks.i18n import pick
+from decks.i18n import label_formats, pick
 from decks.sheets import sheet_for_list
 from events import services
 from events.forms import EventForm, SubmissionForm
@@ -31,15 +31,17 @@ def _organised(request: HtmxHttpRequest, event_id: int) -> Event:
 @login_required
 def my_events(request: AuthedRequest) -> HttpResponse:
     """The events I organise (and a form for a new one), and the events I sent a list to."""
-    form = EventForm(request.POST or None)
+    form = EventForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
         form.instance.organiser = request.user
         event = form.save()
         messages.success(request, _("Event created. Share its link with the players."))
         return redirect(event)
+    events = list(Event.objects.organised_by(request.user).with_counts())
+    label_formats(events)  # the names of their house formats, in one query
     context = {
         "form": form,
-        "events": Event.objects.organised_by(request.user).with_counts(),
+        "events": events,
         "now": timezone.now(),
         "entered": Submission.objects.filter(player=request.user).select_related("event").order_by("-submitted_at"),
     }
@@ -49,7 +51,7 @@ def my_events(request: AuthedRequest) -> HttpResponse:
 @login_required
 def detail(request: AuthedRequest, event_id: int) -> HttpResponse:
     event = _organised(request, event_id)
-    form = EventForm(request.POST or None, instance=event)
+    form = EventForm(request.POST or None, instance=event, user=request.user)
     if request.method == "POST":
         if event.locked:
             return _closed(request, event, services.closed_reason(event))

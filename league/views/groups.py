@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from decks.i18n import label_formats
 from decks.models import Deck
 from decks.views.decks import deck_table
 from groups import services
@@ -71,6 +72,8 @@ def group_page(request: AuthedRequest, group_id: int, form: GameForm | None = No
     for game in recent:
         # What this reader may do with it, as league.services decides.
         game.can_delete = owner or (game.confirmed is None and request.user.pk in (game.player_a_id, game.player_b_id))  # type: ignore[attr-defined]
+    events = list(group.events.order_by("-deadline", "-pk")[:RECENT_GAMES])
+    label_formats(events)
     played = {g.deck_a_id for g in recent + waiting} | {g.deck_b_id for g in recent + waiting}
     context = {
         "group": group,
@@ -85,6 +88,8 @@ def group_page(request: AuthedRequest, group_id: int, form: GameForm | None = No
             Deck.objects.visible_to(request.user).filter(pk__in=played - {None}).values_list("pk", flat=True)
         ),
         "league": league(group, {m.user_id: m.user.username for m in members}, request.user),
+        "house_formats": list(group.formats.all()),
+        "events": events,
         **decks,
     }
     status = 400 if (form is not None and form.errors) or not valid else 200

@@ -132,4 +132,4 @@ def test_bad_arguments_exit_2(legal_file: Path) -> None:
         capture_output=True,
         text=True,
     )
-    assert result.returncode == 2 and "invalid choice" in result.stderr
+    assert result.returncode == 2 and "unknown format" in result.stderr and "standard" in result.stderr

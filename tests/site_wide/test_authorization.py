@@ -21,6 +21,7 @@ from collection.models import CollectionChange
 from contributions import services
 from decks.services import set_groups
 from events.models import Event, Match, Submission
+from groups.services import create_format
 from league.services import Side, log_game
 from tests.conftest import PASSWORD, logged_in
 from tests.support.collection_helpers import own
@@ -46,6 +47,9 @@ class Route:
     json: bool = False
     member: tuple[int, ...] | None = None  # for a play group's routes: dora, a member of alice's {group}
 
+
+HOUSE_RULES = {"name": "家規", "min_cards": 40, "max_cards": 60, "copy_limit": 3}
+HOUSE_FORM = {key: str(value) for key, value in HOUSE_RULES.items()}
 
 ROUTES = [
     # collection pages
@@ -87,6 +91,7 @@ ROUTES = [
     Route("get", "/decks/shopping/?deck={deck}", 200, (302,), (404,)),
     Route("get", "/decks/shopping/?deck={deck}&output=csv", 200, (302,), (404,)),
     Route("post", "/decks/shopping/want/", 302, (302,), (404,), {"deck": "{deck}"}),
+    Route("get", "/api/decks/close/", 200, (401,), (200,)),
     Route("get", "/decks/archive/", 200, (302,), (200,)),
     Route("post", "/decks/archive/", 400, (302,), (400,)),
     Route("get", "/decks/archive/decks.zip", 200, (302,), (200,)),
@@ -272,6 +277,27 @@ ROUTES = [
     Route("post", "/api/groups/{group}/games/{game}/confirm/", 403, (401,), (404,), {}, json=True, member=(200,)),
     Route("delete", "/api/groups/{group}/games/{game}/", 204, (401,), (404,), member=(204,)),
     Route("get", "/api/groups/{group}/league/", 200, (401,), (404,), member=(200,)),
+    # {format} is a house format of alice's group: every member reads it, only she changes it
+    Route("get", "/groups/{group}/formats/new/", 200, (302,), (404,), member=(403,)),
+    Route("post", "/groups/{group}/formats/new/", 302, (302,), (404,), HOUSE_FORM, member=(403,)),
+    Route("get", "/groups/{group}/formats/{format}/", 200, (302,), (404,), member=(200,)),
+    Route("post", "/groups/{group}/formats/{format}/", 302, (302,), (404,), HOUSE_FORM, member=(403,)),
+    Route("post", "/groups/{group}/formats/{format}/delete/", 200, (302,), (404,), member=(403,)),
+    Route("post", "/groups/{group}/formats/{format}/delete/", 302, (302,), (404,), {"confirm": "yes"}, member=(403,)),
+    Route("get", "/api/groups/{group}/formats/", 200, (401,), (404,), member=(200,)),
+    Route("post", "/api/groups/{group}/formats/", 201, (401,), (404,), HOUSE_RULES, json=True, member=(403,)),
+    Route("get", "/api/groups/{group}/formats/{format}/", 200, (401,), (404,), member=(200,)),
+    Route(
+        "patch",
+        "/api/groups/{group}/formats/{format}/",
+        200,
+        (401,),
+        (404,),
+        {"copy_limit": 2},
+        json=True,
+        member=(403,),
+    ),
+    Route("delete", "/api/groups/{group}/formats/{format}/", 204, (401,), (404,), member=(403,)),
 ]
 
 
@@ -307,7 +333,9 @@ def world(alice, bob, charlie, media_root):
     group = make_group(alice, dora, name="艾莉絲的牌友會")
     set_groups(deck, [group])
     game = log_game(group, alice, (Side("alice"), Side("dora")), "alice")
+    house = create_format(group, alice, HOUSE_RULES | {"banned": ["酒"]})
     return {
+        "format": house.pk,
         **paper_sheet(event),
         "group": group.pk,
         "invite": group.invite,

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from catalog.models import Scan
 from events.models import Event
+from groups.services import create_format
 from league import services
 from tests.support.deck_helpers import make_deck
 from tests.support.group_helpers import make_group
@@ -85,6 +86,8 @@ FORMS: dict[str, list[str]] = {
     "/groups/{group}/members/bob/remove/": ["confirm"],
     "/groups/{group}/games/": ["opponent", "result", "my_deck", "their_deck", "played_on"],
     "/groups/{group}/games/{game}/delete/": ["confirm"],
+    "/groups/{group}/formats/new/": ["name", "min_cards", "max_cards", "copy_limit", "banned", "copy_limits", "sets"],
+    "/groups/{group}/formats/{format}/": ["name", "min_cards", "max_cards", "copy_limit", "copy_limits", "sets"],
 }
 QUERIES: dict[str, list[str]] = {
     "/cards/": ["q", "set", "kind", "cost_min", "sort", "page", "per_page"],
@@ -118,7 +121,9 @@ def places(alice, bob):
     scan = Scan.objects.create(user=alice, status=Scan.Status.DONE, result={"cards": found, "unmatched": []})
     group = make_group(alice, bob)
     game = services.log_game(group, alice, (services.Side("alice"), services.Side("bob")), "bob")
+    house = create_format(group, alice, {"name": "家規", "min_cards": 40, "max_cards": 60, "copy_limit": 3})
     return {
+        "format": house.pk,
         "deck": deck.pk,
         "event": event.pk,
         "token": event.token,

@@ -3,7 +3,7 @@ A new page joins one of these lists. Placeholders: {deck}, {event}, {check} (a d
 {proposal} (the owner's, open), {review} (another player's, for the owner to review: the owner
 is a curator), {scan} (the owner's photo of two cards, read), {reading} (the owner's photo of a card's face, read
 for a proposal), {paper} (a paper list of the event, read, with a line to check), {group} (the
-owner's play group, with a league), {invite} (its invite token)."""
+owner's play group, with a league), {invite} (its invite token), {format} (its house format)."""
 
 from __future__ import annotations
 
@@ -81,6 +81,8 @@ PRIVATE = [
     "/groups/",
     "/groups/{group}/",
     "/groups/join/{invite}/",
+    "/groups/{group}/formats/new/",
+    "/groups/{group}/formats/{format}/",
 ]
 # Print sheets are A4 pages, not screens: the layout test leaves them out.
 PRINT_SHEETS = frozenset({"/decks/{deck}/sheet/", "/decks/{deck}/proxies/", "/events/{event}/sheets/"})
@@ -172,6 +174,7 @@ def play_group(owner: Any, deck: Any) -> dict[str, Any]:
     from django.contrib.auth import get_user_model
 
     from decks.services import set_groups
+    from groups.services import create_format
     from league import services
     from tests.support.deck_helpers import make_deck
     from tests.support.group_helpers import make_group
@@ -184,4 +187,9 @@ def play_group(owner: Any, deck: Any) -> dict[str, Any]:
     sides = (services.Side(owner.username, deck.pk), services.Side(player.username, theirs.pk))
     services.confirm(services.log_game(group, owner, sides, owner.username), player)
     services.log_game(group, player, (sides[1], sides[0]), None)
-    return {"group": group.pk, "invite": group.invite}
+    house = create_format(
+        group,
+        owner,
+        {"name": "新手局", "min_cards": 30, "max_cards": 50, "copy_limit": 2, "banned": ["酒"], "sets": ["YXJQ"]},
+    )
+    return {"group": group.pk, "invite": group.invite, "format": house.pk}

@@ -27,7 +27,7 @@ from decks.models import Deck
 from decks.services import refresh_verdicts, save_deck
 from events import day, tools
 from events.models import Event, PaperList, Submission
-from groups.models import Group, Membership
+from groups.models import MAX_FORMATS, Group, HouseFormat, Membership
 from groups.services import create_group
 from league.models import Game
 
@@ -176,6 +176,8 @@ def report() -> dict[str, dict[str, int]]:
             + "&".join(f"deck={d.pk}" for d in Deck.objects.filter(owner=setups[n]["deck"].owner)[:50]),
         ),
     )
+    # What to buy next: every other reader's public decks compared with the reader's collection.
+    measure("GET /api/decks/close/", lambda n: _count(setups[n]["client"], "get", "/api/decks/close/?missing=3"))
     for page in ("odds/?card=YXJQ-003&k=2", "odds/?q=kind:troop", "sample/?seed=3&turn=6&aside=1"):
         measure(
             f"GET /decks/<id>/{page}",
@@ -214,7 +216,7 @@ def report() -> dict[str, dict[str, int]]:
             f"GET /events/<id>/{page}",
             lambda n, page=page: _count(setups[n]["client"], "get", f"/events/{setups[n]['event'].pk}/{page}"),
         )
-    for page in ("", "clock/"):
+    for page in ("", "clock/", "image.png"):
         measure(
             f"GET /t/<token>/{page} (the venue's pages)",
             lambda n, page=page: _count(anonymous, "get", f"/t/{setups[n]['event'].public_token}/{page}"),
@@ -262,12 +264,24 @@ def report() -> dict[str, dict[str, int]]:
             f"GET {page.format('<id>')}",
             lambda n, page=page: _count(setups[n]["client"], "get", page.format(setups[n]["group"].pk)),
         )
-    for page in ("/api/groups/{}/games/", "/api/groups/{}/league/"):
+    for page in ("/api/groups/{}/games/", "/api/groups/{}/league/", "/api/groups/{}/formats/"):
         measure(
             f"GET {page.format('<id>')}",
             lambda n, page=page: _count(setups[n]["client"], "get", page.format(setups[n]["group"].pk)),
         )
+    measure(  # the owner's decks, each in one of the group's house formats: their names in one query
+        "GET /decks/mine/ (house formats)",
+        lambda n: _count(setups[n]["client"], "get", "/decks/mine/"),
+    )
+    measure(
+        "GET /groups/<id>/formats/<id>/",
+        lambda n: _count(setups[n]["client"], "get", f"/groups/{setups[n]['group'].pk}/formats/{_a_format(n)}/"),
+    )
     return rows
+
+
+def _a_format(n: int) -> int:
+    return HouseFormat.objects.filter(group__name=f"group{n}").values_list("pk", flat=True).first() or 0
 
 
 def _play_group(owner: Any, size: int) -> Group:
@@ -295,4 +309,14 @@ def _play_group(owner: Any, size: int) -> Group:
             for i in range(size)
         ]
     )
+    # House formats (as many as a group may keep, at most), and the owner's decks in them.
+    houses = HouseFormat.objects.bulk_create(
+        [
+            HouseFormat(group=group, slug=f"f{i}", name=f"家規{i}", min_cards=30, max_cards=50, copy_limit=2)
+            for i in range(min(size, MAX_FORMATS))
+        ]
+    )
+    for i, deck in enumerate(decks):
+        deck.format = houses[i % len(houses)].key
+    Deck.objects.bulk_update(decks, ["format"])
     return group

@@ -14,7 +14,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from decks.api.checker import VerdictOutputSerializer
 from decks.legality import check_list
-from rules_check import DEFAULT_FORMAT, FORMATS, DeckListError, decode
+from groups import formats
+from rules_check import DEFAULT_FORMAT, FORMATS, DeckListError, FormatError, decode
 from rules_check.decklist import MAX_BYTES
 
 EXIT_LEGAL, EXIT_ILLEGAL, EXIT_UNREADABLE = 0, 1, 2
@@ -47,10 +48,21 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("paths", nargs="+", help="deck-list files, directories of .txt files, or - for stdin")
-        parser.add_argument("--format", default=DEFAULT_FORMAT, choices=sorted(FORMATS), help="default: %(default)s")
+        parser.add_argument(
+            "--format",
+            default=DEFAULT_FORMAT,
+            help=f"{', '.join(sorted(FORMATS))} or a house format's key (g<group id>-<slug>); default: %(default)s",
+        )
         parser.add_argument("--json", action="store_true", help="print verdicts as JSON")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        try:
+            fmt = formats.resolve(options["format"])
+        except FormatError:
+            raise CommandError(
+                f"unknown format {options['format']!r}: {', '.join(sorted(FORMATS))} or a house format's key",
+                returncode=EXIT_UNREADABLE,
+            ) from None
         sources = _sources(options["paths"])
         if not sources:
             raise CommandError("no deck lists found (directories are searched for .txt files)", returncode=2)
@@ -59,7 +71,7 @@ class Command(BaseCommand):
         status = EXIT_LEGAL
         for source in sources:
             try:
-                parsed, verdict = check_list(_read(source), options["format"])
+                parsed, verdict = check_list(_read(source), fmt)
             except DeckListError as exc:
                 if single:
                     raise CommandError(f"{source}: {exc}", returncode=EXIT_UNREADABLE) from None
