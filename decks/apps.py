@@ -5,9 +5,10 @@ from django.apps import AppConfig
 
 def _register_sqlite_functions(sender: Any, connection: Any, **kwargs: Any) -> None:
     if connection.vendor == "sqlite":
-        from decks.needs import sqlite_missing_copies
+        from decks.needs import sqlite_missing_copies, sqlite_shared_bits
 
         connection.connection.create_function("zh_missing_copies", 2, sqlite_missing_copies, deterministic=True)
+        connection.connection.create_function("zh_shared_bits", 2, sqlite_shared_bits, deterministic=True)
 
 
 class DecksConfig(AppConfig):

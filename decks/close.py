@@ -7,17 +7,16 @@ commonest, within the copies allowed, ranked by how many decks they unlock, then
 copies they take. The decks read are the legal ones the reader may read and does not own
 (public, or shared with a group of theirs), missing between 1 and `missing` copies.
 
-Bounded: one query for the decks (the gap counted in the database, as the "buildable" filter
-does), at most MAX_CANDIDATES of them read, each gap decoded from its bits in Python, and the
-sub-purchases of a purchase of at most MAX_MISSING copies are few (at most 2^MAX_MISSING).
+Bounded: one query for the decks (the gap counted and its bits taken in the database, as the
+"buildable" filter does), at most MAX_CANDIDATES of them read, each gap read from its few set bits,
+the unions of the PAIRED commonest gaps only, and the sub-purchases of a purchase of at most
+MAX_MISSING copies are few (at most 2^MAX_MISSING).
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass, field
-from itertools import combinations, product
+from itertools import combinations
 from typing import Any
 
 from django.db.models import Exists, OuterRef, Q
@@ -37,7 +36,7 @@ DECKS_NAMED = 10
 # the request whatever the number of decks.
 MAX_CANDIDATES = 20_000
 # The commonest gaps whose unions in pairs are tried as purchases.
-PAIRED = 100
+PAIRED = 40
 
 Gap = tuple[tuple[int, int], ...]  # sorted (slot, copies)
 
@@ -60,24 +59,23 @@ def _readable_by(user: Any) -> Q:
     return Q(public=True) | Q(Exists(shared))
 
 
-def _gap(bits: str, lack: int, width: int) -> Gap:
-    """The copies a deck lacks per slot: the bits its needs and the reader's lack share."""
-    short = int(bits, 2) & lack
-    per_slot: Counter[int] = Counter()
-    while short:
-        low = short & -short
-        position = width - low.bit_length()  # the bit's index in the string, from the left
-        per_slot[position // needs.LEVELS] += 1
-        short ^= low
+def _gap(shared: str) -> Gap:
+    """The copies a deck lacks per slot, from the bits its needs and the reader's lack share."""
+    per_slot: dict[int, int] = {}
+    at = shared.find("1")
+    while at != -1:
+        slot = at // needs.LEVELS
+        per_slot[slot] = per_slot.get(slot, 0) + 1
+        at = shared.find("1", at + 1)
     return tuple(sorted(per_slot.items()))
 
 
-def _parts(purchase: Gap) -> Iterator[Gap]:
-    """Every non-empty sub-purchase: what each card's copies could be cut to."""
-    for counts in product(*(range(n + 1) for _slot, n in purchase)):
-        part = tuple((slot, n) for (slot, _most), n in zip(purchase, counts, strict=True) if n)
-        if part:
-            yield part
+def _parts(purchase: Gap) -> list[Gap]:
+    """Every non-empty sub-purchase: what each card's copies could be cut to (itself included)."""
+    parts: list[Gap] = [()]
+    for slot, most in purchase:
+        parts = [(*part, (slot, n)) if n else part for part in parts for n in range(most + 1)]
+    return parts[1:]  # the first is the empty purchase
 
 
 def _union(a: Gap, b: Gap) -> Gap:
@@ -85,6 +83,10 @@ def _union(a: Gap, b: Gap) -> Gap:
     for slot, n in b:
         merged[slot] = max(merged.get(slot, 0), n)
     return tuple(sorted(merged.items()))
+
+
+def _copies(purchase: Gap) -> int:
+    return sum(n for _slot, n in purchase)
 
 
 def close_enough(user: Any, missing: int = DEFAULT_MISSING) -> list[Suggestion]:
@@ -97,41 +99,33 @@ def close_enough(user: Any, missing: int = DEFAULT_MISSING) -> list[Suggestion]:
         .exclude(owner=user)
         .annotate(missing=needs.MissingCopies(mask))
         .filter(missing__gte=1, missing__lte=missing)
+        .annotate(shared=needs.SharedBits(mask))
         .order_by("missing", "-updated", "-pk")
-        .values_list("pk", "needs")[:MAX_CANDIDATES]
+        .values_list("pk", "shared")[:MAX_CANDIDATES]
     )
-    lack, width = int(mask, 2), len(mask)
     decks_of: dict[Gap, list[int]] = {}
-    for pk, bits in rows:
-        if bits and len(bits) == width:
-            decks_of.setdefault(_gap(bits, lack, width), []).append(pk)
-    common = sorted(decks_of, key=lambda gap: -len(decks_of[gap]))[:PAIRED]
+    for pk, shared in rows:
+        if shared:
+            decks_of.setdefault(_gap(shared), []).append(pk)
+    counts = {gap: len(pks) for gap, pks in decks_of.items()}
+    common = sorted(counts, key=lambda gap: -counts[gap])[:PAIRED]
     unions = (_union(a, b) for a, b in combinations(common, 2))
-    purchases = set(decks_of) | {joined for joined in unions if sum(n for _s, n in joined) <= missing}
+    purchases = set(counts) | {joined for joined in unions if _copies(joined) <= missing}
+    # What each purchase unlocks: the decks of every gap it covers (its sub-purchases that are gaps).
+    covered = {purchase: [part for part in _parts(purchase) if part in counts] for purchase in purchases}
+    unlocks = {purchase: sum(counts[part] for part in parts) for purchase, parts in covered.items()}
+    ranked = sorted(purchases, key=lambda p: (-unlocks[p], _copies(p), p))
     code_of = _codes_by_slot()
-    ranked = []
-    for purchase in purchases:
-        unlocked = [pk for part in _parts(purchase) for pk in decks_of.get(part, [])]
-        ranked.append((len(unlocked), -sum(n for _s, n in purchase), purchase, unlocked))
-    ranked.sort(key=lambda row: (-row[0], -row[1], row[2]))
-    return [
-        Suggestion([(code_of[slot], n) for slot, n in purchase], count, sorted(unlocked, reverse=True)[:DECKS_NAMED])
-        for count, _copies, purchase, unlocked in _dominant(ranked)[:MAX_SUGGESTIONS]
-    ]
-
-
-def _dominant(ranked: list[tuple[int, int, Gap, list[int]]]) -> list[tuple[int, int, Gap, list[int]]]:
-    """Leave out a purchase that unlocks no more than a smaller one it contains: buying the extra
-    copies would gain nothing."""
-    best: dict[Gap, int] = {}
-    kept = []
-    for row in ranked:
-        count, _copies, purchase, _unlocked = row
-        if any(best.get(part, -1) >= count for part in _parts(purchase) if part != purchase):
+    out: list[Suggestion] = []
+    for purchase in ranked:
+        # A purchase that unlocks no more than a smaller one it contains: its extra copies gain nothing.
+        if any(unlocks.get(part, -1) >= unlocks[purchase] for part in _parts(purchase) if part != purchase):
             continue
-        best[purchase] = count
-        kept.append(row)
-    return kept
+        decks = sorted((pk for part in covered[purchase] for pk in decks_of[part]), reverse=True)
+        out.append(Suggestion([(code_of[slot], n) for slot, n in purchase], unlocks[purchase], decks[:DECKS_NAMED]))
+        if len(out) == MAX_SUGGESTIONS:
+            break
+    return out
 
 
 def _codes_by_slot() -> dict[int, str]:

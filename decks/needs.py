@@ -159,3 +159,31 @@ def sqlite_missing_copies(needs: str | None, mask: str) -> int | None:
     if not needs or len(needs) != len(mask):
         return None
     return (int(needs, 2) & int(mask, 2)).bit_count()
+
+
+class SharedBits(Func):
+    """needs & mask as a string of 0s and 1s: the copies a deck lacks, bit by bit ("what to buy
+    next" reads which cards they are). NULL for a deck whose bits were written for another
+    catalogue."""
+
+    output_field = models.TextField()
+
+    def __init__(self, mask: str) -> None:
+        super().__init__(F("needs"))
+        self.mask = mask
+
+    def as_sql(self, compiler: Any, connection: Any, **extra: Any) -> Any:  # type: ignore[override]  # one expression of our own
+        needs, params = compiler.compile(self.source_expressions[0])
+        return f"zh_shared_bits({needs}, %s)", (*params, self.mask)
+
+    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        needs, params = compiler.compile(self.source_expressions[0])
+        sql = f"CASE WHEN length({needs}) = %s THEN ({needs} & %s::varbit)::text END"
+        return sql, (*params, len(self.mask), *params, self.mask)
+
+
+def sqlite_shared_bits(needs: str | None, mask: str) -> str | None:
+    """The SQLite side of SharedBits, registered on each connection (decks.apps)."""
+    if not needs or len(needs) != len(mask):
+        return None
+    return format(int(needs, 2) & int(mask, 2), f"0{len(mask)}b")
