@@ -93,11 +93,11 @@ class SessionWithoutCsrf(SessionAuthentication):
         return None
 
 
-class SessionWithoutCsrfScheme(SessionScheme):
+class SessionWithoutCsrfScheme(SessionScheme):  # type: ignore[no-untyped-call]  # registered by subclassing, untyped upstream
     """In the schema: the session cookie, asked for with no CSRF token (a scheme of its own name,
     as the schema's components are one a name)."""
 
-    target_class = SessionWithoutCsrf
+    target_class = "decks.api.checker.SessionWithoutCsrf"
     name = "cookieAuthWithoutCsrf"
 
 
