@@ -8,13 +8,17 @@ copies they take. The decks read are the legal ones the reader may read and does
 (public, or shared with a group of theirs), missing between 1 and `missing` copies.
 
 Bounded: one query for the decks (the gap counted and its bits taken in the database, as the
-"buildable" filter does), at most MAX_CANDIDATES of them read, each gap read from its few set bits,
-the unions of the PAIRED commonest gaps only, and the sub-purchases of a purchase of at most
-MAX_MISSING copies are few (at most 2^MAX_MISSING).
+"buildable" filter does), at most MAX_CANDIDATES of them read, each gap sent as bytes and kept as
+one integer (a union is an OR, a sub-purchase a subset of its bits; the bit strings are whole
+64-bit words, needs.width, so the bytes hold no padding), the unions of the PAIRED commonest gaps
+only, and the sub-purchases of a purchase of at most MAX_MISSING copies are few (at most
+2^MAX_MISSING).
 """
 
 from __future__ import annotations
 
+import heapq
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
@@ -38,7 +42,9 @@ MAX_CANDIDATES = 20_000
 # The commonest gaps whose unions in pairs are tried as purchases.
 PAIRED = 40
 
-Gap = tuple[tuple[int, int], ...]  # sorted (slot, copies)
+# A gap, or a purchase: the bits of needs & lack as one integer (the leftmost bit the highest), one
+# bit a copy.
+Purchase = int
 
 
 @dataclass
@@ -59,34 +65,25 @@ def _readable_by(user: Any) -> Q:
     return Q(public=True) | Q(Exists(shared))
 
 
-def _gap(shared: str) -> Gap:
-    """The copies a deck lacks per slot, from the bits its needs and the reader's lack share."""
+def _parts(purchase: Purchase) -> Iterator[Purchase]:
+    """Every non-empty sub-purchase (its bits' non-empty subsets; at most 2^MAX_MISSING). A gap's
+    bits for a card are consecutive from the reader's first missing copy, so only the subsets that
+    cut each card's copies can be gaps."""
+    part = purchase
+    while part:
+        yield part
+        part = (part - 1) & purchase
+
+
+def _per_card(purchase: Purchase, width: int) -> list[tuple[int, int]]:
+    """(slot, copies) of a purchase, in catalogue order: bit i from the left is slot i // LEVELS."""
     per_slot: dict[int, int] = {}
-    at = shared.find("1")
-    while at != -1:
-        slot = at // needs.LEVELS
+    while purchase:
+        low = purchase & -purchase
+        slot = (width - low.bit_length()) // needs.LEVELS
         per_slot[slot] = per_slot.get(slot, 0) + 1
-        at = shared.find("1", at + 1)
-    return tuple(sorted(per_slot.items()))
-
-
-def _parts(purchase: Gap) -> list[Gap]:
-    """Every non-empty sub-purchase: what each card's copies could be cut to (itself included)."""
-    parts: list[Gap] = [()]
-    for slot, most in purchase:
-        parts = [(*part, (slot, n)) if n else part for part in parts for n in range(most + 1)]
-    return parts[1:]  # the first is the empty purchase
-
-
-def _union(a: Gap, b: Gap) -> Gap:
-    merged = dict(a)
-    for slot, n in b:
-        merged[slot] = max(merged.get(slot, 0), n)
-    return tuple(sorted(merged.items()))
-
-
-def _copies(purchase: Gap) -> int:
-    return sum(n for _slot, n in purchase)
+        purchase ^= low
+    return sorted(per_slot.items())
 
 
 def close_enough(user: Any, missing: int = DEFAULT_MISSING) -> list[Suggestion]:
@@ -103,28 +100,25 @@ def close_enough(user: Any, missing: int = DEFAULT_MISSING) -> list[Suggestion]:
         .order_by("missing", "-updated", "-pk")
         .values_list("pk", "shared")[:MAX_CANDIDATES]
     )
-    decks_of: dict[Gap, list[int]] = {}
+    decks_of: dict[Purchase, list[int]] = {}
     for pk, shared in rows:
         if shared:
-            decks_of.setdefault(_gap(shared), []).append(pk)
+            decks_of.setdefault(int.from_bytes(shared, "big"), []).append(pk)
     counts = {gap: len(pks) for gap, pks in decks_of.items()}
-    common = sorted(counts, key=lambda gap: -counts[gap])[:PAIRED]
-    unions = (_union(a, b) for a, b in combinations(common, 2))
-    purchases = set(counts) | {joined for joined in unions if _copies(joined) <= missing}
-    # What each purchase unlocks: the decks of every gap it covers (its sub-purchases that are gaps).
-    covered = {purchase: [part for part in _parts(purchase) if part in counts] for purchase in purchases}
-    unlocks = {purchase: sum(counts[part] for part in parts) for purchase, parts in covered.items()}
-    ranked = sorted(purchases, key=lambda p: (-unlocks[p], _copies(p), p))
+    common = heapq.nlargest(PAIRED, counts, key=counts.__getitem__)
+    unions = (a | b for a, b in combinations(common, 2))
+    purchases = set(counts) | {joined for joined in unions if joined.bit_count() <= missing}
+    # Every suggestion is a gap or the union of two, so each sub-purchase of it misses a gap it
+    # covers and unlocks fewer decks: no suggestion holds copies that gain nothing, unchecked.
+    unlocks = {purchase: sum(counts.get(part, 0) for part in _parts(purchase)) for purchase in purchases}
+    ranked = heapq.nsmallest(MAX_SUGGESTIONS, purchases, key=lambda p: (-unlocks[p], p.bit_count(), -p))
     code_of = _codes_by_slot()
+    width = len(mask)
     out: list[Suggestion] = []
     for purchase in ranked:
-        # A purchase that unlocks no more than a smaller one it contains: its extra copies gain nothing.
-        if any(unlocks.get(part, -1) >= unlocks[purchase] for part in _parts(purchase) if part != purchase):
-            continue
-        decks = sorted((pk for part in covered[purchase] for pk in decks_of[part]), reverse=True)
-        out.append(Suggestion([(code_of[slot], n) for slot, n in purchase], unlocks[purchase], decks[:DECKS_NAMED]))
-        if len(out) == MAX_SUGGESTIONS:
-            break
+        decks = sorted((pk for part in _parts(purchase) for pk in decks_of.get(part, ())), reverse=True)
+        buy = [(code_of[slot], n) for slot, n in _per_card(purchase, width)]
+        out.append(Suggestion(buy, unlocks[purchase], decks[:DECKS_NAMED]))
     return out
 
 

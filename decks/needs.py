@@ -162,11 +162,12 @@ def sqlite_missing_copies(needs: str | None, mask: str) -> int | None:
 
 
 class SharedBits(Func):
-    """needs & mask as a string of 0s and 1s: the copies a deck lacks, bit by bit ("what to buy
-    next" reads which cards they are). NULL for a deck whose bits were written for another
-    catalogue."""
+    """needs & mask as bytes (the bit string's, left to right, big-endian): the copies a deck
+    lacks, bit by bit ("what to buy next" reads which cards they are). Bytes, not text: an eighth
+    of the transfer, and int.from_bytes makes them one integer at once. NULL for a deck whose bits
+    were written for another catalogue."""
 
-    output_field = models.TextField()
+    output_field = models.BinaryField()
 
     def __init__(self, mask: str) -> None:
         super().__init__(F("needs"))
@@ -178,12 +179,13 @@ class SharedBits(Func):
 
     def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
         needs, params = compiler.compile(self.source_expressions[0])
-        sql = f"CASE WHEN length({needs}) = %s THEN ({needs} & %s::varbit)::text END"
+        # varbit_send: the bit length as 4 bytes, then the bits padded to whole bytes.
+        sql = f"CASE WHEN length({needs}) = %s THEN substring(varbit_send({needs} & %s::varbit) from 5) END"
         return sql, (*params, len(self.mask), *params, self.mask)
 
 
-def sqlite_shared_bits(needs: str | None, mask: str) -> str | None:
+def sqlite_shared_bits(needs: str | None, mask: str) -> bytes | None:
     """The SQLite side of SharedBits, registered on each connection (decks.apps)."""
     if not needs or len(needs) != len(mask):
         return None
-    return format(int(needs, 2) & int(mask, 2), f"0{len(mask)}b")
+    return (int(needs, 2) & int(mask, 2)).to_bytes(-(-len(mask) // 8), "big")
