@@ -11,9 +11,9 @@ identical request is answered by `StoredAnswers`, the WSGI application's front d
 
 - only a GET or HEAD with no cookie and no Authorization header (so no session, no token, no
   language chosen by cookie: nothing that could make the answer someone's own);
-- keyed by the catalogue's version (read on every request, as everywhere: a change is seen by
-  every worker at once), the path, the raw query string and the request headers the answer
-  may depend on (Accept, Accept-Encoding, Accept-Language);
+- keyed by the catalogue's version (checked on every request, as everywhere, so that a change
+  is seen by every worker at once: catalog.cache_version), the path, the raw query string and
+  the request headers the answer may depend on (Accept, Accept-Encoding, Accept-Language);
 - counted by the API's throttles exactly as DRF counts an anonymous request (the same keys and
   rates, one increment each); a client over its rate goes on to Django, which answers 429 with
   its Retry-After without counting the request again;

@@ -12,6 +12,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+from catalog import cache_version
 from catalog.loading import load_catalog
 
 PASSWORD = "correct-horse-battery-staple"
@@ -68,6 +69,9 @@ def django_db_setup(django_db_setup, django_db_blocker):
     # The real catalogue, loaded once: every test sees every card inside its own transaction.
     with django_db_blocker.unblock():
         load_catalog()
+    yield
+    # Before pytest-django drops the test database, which PostgreSQL refuses while a session is on it.
+    cache_version.stop_listening()
 
 
 @pytest.fixture

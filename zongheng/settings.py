@@ -84,6 +84,7 @@ MIDDLEWARE = [
 METRICS_TOKEN = env_str("METRICS_TOKEN")
 
 ROOT_URLCONF = "zongheng.urls"
+TEST_RUNNER = "zongheng.test_runner.Runner"
 WSGI_APPLICATION = "zongheng.wsgi.application"
 
 TEMPLATES = [
