@@ -103,8 +103,10 @@ class _Listener:
                     self._open()
                 self._drain()
                 if self.stale or self.version is None:
-                    self.version = _read()
-                    self.stale = self.version is None  # no row yet: made by the caller, read next time
+                    # No row yet (a new database, or a flushed one): made here, under the lock, so
+                    # that no other thread drains a notice between the making and the remembering.
+                    self.version = _read() or _made()
+                    self.stale = False
                 return self.version
             except (DatabaseError, OSError, psycopg.Error):
                 self._drop()
@@ -182,19 +184,22 @@ def _rewritten(**kwargs: Any) -> None:
 post_migrate.connect(_rewritten, dispatch_uid="catalog-version-rewritten")
 
 
+def _made() -> str:
+    """The stamp's row where there is none yet, or the one another worker made first."""
+    from catalog.models import CatalogState
+
+    try:
+        with transaction.atomic():
+            return CatalogState.objects.get_or_create(pk=1, defaults={"version": _new_stamp()})[0].version
+    except IntegrityError:  # another worker made the row first: theirs counts
+        return CatalogState.objects.get(pk=1).version
+
+
 def current() -> str:
     remembered: str | None = getattr(_memo, "version", None)
     if remembered is not None:
         return remembered
-    from catalog.models import CatalogState
-
-    version = _listener.stamp() or _read()
-    if version is None:
-        try:
-            with transaction.atomic():
-                version = CatalogState.objects.get_or_create(pk=1, defaults={"version": _new_stamp()})[0].version
-        except IntegrityError:  # another worker made the row first: theirs counts
-            version = CatalogState.objects.get(pk=1).version
+    version = _listener.stamp() or _read() or _made()
     if getattr(_memo, "in_request", False):  # outside requests (commands, shells) never remembered
         _memo.version = version
     return version

@@ -9,6 +9,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from catalog import cache_version
+from catalog.models import CatalogState
 from tests.support.servers import manage, server_env
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -43,6 +44,18 @@ def test_the_version_is_heard_not_read_until_it_changes(postgresql: None) -> Non
         assert cache_version.current() == changed  # at once, with no wait
         assert cache_version.current() == changed
     assert len(queries) == 1  # the row, read once after the notice
+
+
+def test_a_row_made_by_the_first_read_is_not_read_again(postgresql: None) -> None:
+    """A new or flushed database has no row: the first read makes it, and what it made is what
+    the listener remembers (the next requests make no query until a change)."""
+    CatalogState.objects.all().delete()
+    cache_version._rewritten()  # as a flush says
+    made = cache_version.current()
+    assert _row() == made
+    with CaptureQueriesContext(connection) as queries:
+        assert [cache_version.current() for _ in range(20)] == [made] * 20
+    assert len(queries) == 0
 
 
 def test_a_bump_here_is_seen_here_at_once(postgresql: None) -> None:
