@@ -80,7 +80,8 @@ def deck_png(sheet: Sheet, address: str, life: int | None) -> bytes:
     draw.text((MARGIN, 120), status, font=font(34), fill=GOOD if sheet.verdict.legal else BAD)
     if sheet.general is not None:
         life_text = "?" if life is None else str(life)
-        general = f"{_('General')}: {_name(sheet.general.name)} · {_('Life')} {life_text}"
+        # One sentence, not pieces joined with ": ": Chinese writes the full-width colon.
+        general = _("General: %(name)s · Life %(life)s") % {"name": _name(sheet.general.name), "life": life_text}
     else:
         general = _("none (default general, 30 life)")
     draw.text((MARGIN, 178), general, font=font(36), fill=INK)
