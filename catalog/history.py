@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 from django.utils.html import escape
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 
 from catalog import facts
@@ -99,14 +100,17 @@ class ChangesFeed(Feed):
         return obj["rows"]
 
     def item_title(self, item: CardChange) -> str:
-        names = ", ".join(str(facts.FACTS[n].label) if n in facts.FACTS else n for n in item.changes)
-        return f"{item.card.code} {item.card.name}: {names}"
+        names = pgettext("between the items of a list", ", ").join(
+            str(facts.FACTS[n].label) if n in facts.FACTS else n for n in item.changes
+        )
+        return f"{item.card.code} {item.card.name}{pgettext('after a label', ': ')}{names}"
 
     def item_description(self, item: CardChange) -> str:
         """The change as HTML (Atom's summary type="html"): every value and note is user text,
         escaped here so that a feed reader shows `<script>` as text, never runs it."""
         lines = [
-            f"{name}: {before if before is not None else '—'} → {after if after is not None else '—'}"
+            f"{name}{pgettext('after a label', ': ')}{before if before is not None else '—'} → "
+            f"{after if after is not None else '—'}"
             for name, before, after in item.rows()
         ]
         if item.note:

@@ -20,7 +20,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
-from django.utils.translation import get_language
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -694,8 +694,10 @@ def player_report(request: AuthedRequest, token: str) -> HttpResponse:
     if match is None:
         return _refused(request, event, _("There is no match of yours to report."))
     if not form.is_valid():
-        wrong = "; ".join(
-            f"{form.fields[name].label}: {' '.join(str(e) for e in errors)}" for name, errors in form.errors.items()
+        colon = pgettext("after a label", ": ")
+        wrong = pgettext("between two sentences", "; ").join(
+            f"{form.fields[name].label}{colon}{' '.join(str(e) for e in errors)}"
+            for name, errors in form.errors.items()
         )
         return _refused(request, event, _("The result could not be read: %(wrong)s") % {"wrong": wrong})
     try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from tests.support.deck_helpers import make_deck
 from tests.support.decklists import ILLEGAL
 
 pytestmark = pytest.mark.django_db
@@ -167,3 +168,12 @@ def test_history_notes_and_set_descriptions_follow_the_reader(alice) -> None:
     syntax = english.get("/cards/syntax/").content.decode()
     assert "full pinyin" in syntax and "全拼" in traditional.get("/cards/syntax/").content.decode()
     assert "不是卡牌編號" not in english.get("/cards/not-a-code!/").content.decode()
+
+
+@pytest.mark.parametrize(
+    ("language", "label"), [("zh-hant", "牌庫代碼："), ("zh-hans", "牌库代码："), ("en", "Deck code: ")]
+)
+def test_a_label_ends_with_the_colon_its_language_writes(alice, language: str, label: str) -> None:
+    """Chinese writes the full-width colon after a label, with no space; English a colon and a space."""
+    deck = make_deck(alice, public=True)
+    assert label in in_language(language).get(f"/decks/{deck.pk}/").content.decode()
