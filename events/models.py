@@ -74,6 +74,10 @@ class EventQuerySet(models.QuerySet["Event"]):
     def with_counts(self) -> EventQuerySet:
         return self.annotate(submission_count=models.Count("submissions"))
 
+    def lists_closed(self, now: datetime | None = None) -> EventQuerySet:
+        """Events that take no more lists (locked, or past the deadline): Event.open_at's opposite."""
+        return self.filter(Q(locked_at__isnull=False) | Q(deadline__lte=now or timezone.now()))
+
 
 class Event(models.Model):
     organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="organised_events")

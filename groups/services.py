@@ -29,6 +29,12 @@ from rules_check import normalize_code
 
 # Sent after a house format's rules changed (key=…): decks.apps checks its decks again.
 format_changed = Signal()
+# Sent before a house format's rules change or it is deleted (key=…), in the transaction that
+# holds its row lock: a receiver refuses by raising FormatInUse (events.apps: an event whose
+# lists are closed was judged by these rules, and its results stand on them).
+format_changing = Signal()
+# The fields that decide a verdict: a new name alone changes none.
+RULES = ("min_cards", "max_cards", "copy_limit", "copy_limits", "banned", "sets")
 
 
 class GroupError(ValueError):
@@ -37,6 +43,10 @@ class GroupError(ValueError):
 
 class NotAllowed(GroupError):
     """The caller is a member, but this is the owner's to do (a 403 in the API)."""
+
+
+class FormatInUse(GroupError):
+    """The format's rules judged lists that are closed now: they stay as they are (a 409)."""
 
 
 class NotFound(LookupError):
@@ -241,7 +251,10 @@ def update_format(house: HouseFormat, actor: Any, data: dict[str, Any]) -> House
     _owner_only(house.group, actor)
     with transaction.atomic():
         current = HouseFormat.objects.select_for_update().get(pk=house.pk)
+        before = [getattr(current, field) for field in RULES]
         _rules(data, current)
+        if [getattr(current, field) for field in RULES] != before:
+            format_changing.send(HouseFormat, key=current.key)
         current.save()
         _format_changed(current.key)
     return current
@@ -250,6 +263,9 @@ def update_format(house: HouseFormat, actor: Any, data: dict[str, Any]) -> House
 def delete_format(house: HouseFormat, actor: Any) -> None:
     """The owner deletes a house format: its decks and events move to the default format (a
     post_delete receiver in decks.apps and events.apps, which also sees a group deleted with its
-    owner's account)."""
+    owner's account). Refused (FormatInUse) while an event whose lists are closed plays it."""
     _owner_only(house.group, actor)
-    house.delete()
+    with transaction.atomic():
+        current = HouseFormat.objects.select_for_update().get(pk=house.pk)
+        format_changing.send(HouseFormat, key=current.key)
+        current.delete()

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.exceptions import APIException, NotFound, PermissionDenied, ValidationError
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -52,7 +52,14 @@ def _group(request: Request, group_id: int) -> Group:
     return group
 
 
+class Conflict(APIException):
+    status_code = status.HTTP_409_CONFLICT
+    default_code = "conflict"
+
+
 def _refused(exc: Exception) -> Exception:
+    if isinstance(exc, group_services.FormatInUse):
+        return Conflict(str(exc))
     if isinstance(exc, group_services.NotAllowed | services.NotAllowed):
         return PermissionDenied(str(exc))
     if isinstance(exc, group_services.NotFound):
@@ -340,8 +347,11 @@ class HouseFormatDetailView(APIView):
 
     @extend_schema(
         request=HouseFormatInputSerializer,
-        responses={200: HouseFormatSerializer, 400: ERROR, 401: ERROR, 403: ERROR, 404: ERROR},
-        description="The owner changes the rules (the key stays); the decks of the format are checked again.",
+        responses={200: HouseFormatSerializer, 400: ERROR, 401: ERROR, 403: ERROR, 404: ERROR, 409: ERROR},
+        description=(
+            "The owner changes the rules (the key stays); the decks of the format are checked again. "
+            "409 while an event whose lists are closed plays the format (a new name alone is allowed)."
+        ),
     )
     def patch(self, request: Request, group_id: int, format_id: int) -> Response:
         house = _house_format(_group(request, group_id), format_id)
@@ -355,9 +365,10 @@ class HouseFormatDetailView(APIView):
             raise _format_refused(exc) from None
         return Response(HouseFormatSerializer(house).data)
 
-    @extend_schema(responses={204: None, 401: ERROR, 403: ERROR, 404: ERROR})
+    @extend_schema(responses={204: None, 401: ERROR, 403: ERROR, 404: ERROR, 409: ERROR})
     def delete(self, request: Request, group_id: int, format_id: int) -> Response:
-        """Delete a house format (owner only): its decks move to the standard format."""
+        """Delete a house format (owner only): its decks move to the standard format. 409 while an
+        event whose lists are closed plays it."""
         try:
             group_services.delete_format(_house_format(_group(request, group_id), format_id), request.user)
         except group_services.GroupError as exc:

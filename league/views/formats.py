@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from events import services as event_services
 from groups import services
 from groups.models import Group, HouseFormat
 from league.forms import HouseFormatForm, shown_rules
@@ -66,7 +67,8 @@ def format_page(request: AuthedRequest, group_id: int, format_id: int) -> HttpRe
             messages.success(request, _("Saved. The decks in this format are being checked again."))
             return redirect("league:format", group_id=group.pk, format_id=house.pk)
         house.refresh_from_db()
-    context = {"group": group, "house": house, "form": form, "rules": shown_rules(house)}
+    frozen = event_services.format_frozen_by(house.key) if owner else None
+    context = {"group": group, "house": house, "form": form, "rules": shown_rules(house), "frozen": frozen}
     return render(request, "league/format.html", context, status=400 if form is not None and form.errors else 200)
 
 
@@ -85,6 +87,10 @@ def delete_format(request: AuthedRequest, group_id: int, format_id: int) -> Http
     )
     if asked:
         return asked
-    services.delete_format(house, request.user)
+    try:
+        services.delete_format(house, request.user)
+    except services.GroupError as exc:
+        messages.error(request, str(exc))
+        return redirect("league:format", group_id=group.pk, format_id=house.pk)
     messages.success(request, _("Format deleted."))
     return redirect("league:group", group_id=group.pk)

@@ -116,3 +116,63 @@ def test_the_matches_of_the_groups_events_count_for_its_league(alice, bob, charl
     assert liu_bei and liu_bei[0].games == 4  # both sides of both matches played 劉備
     answer = logged_in(bob).get(f"/api/groups/{group.pk}/league/").json()
     assert {row["player"]: row["games"] for row in answer} == {"alice": 2, "bob": 2}
+
+
+def _event_in(house: HouseFormat, organiser, **fields) -> Event:
+    when = {"deadline": timezone.now() + timedelta(days=1)} | fields
+    return Event.objects.create(organiser=organiser, name="冬季賽", format=house.key, group=house.group, **when)
+
+
+@pytest.mark.parametrize(
+    "closed",
+    [{"locked_at": timezone.now()}, {"deadline": timezone.now() - timedelta(minutes=1)}],
+    ids=["locked", "past its deadline"],
+)
+def test_a_format_whose_event_has_closed_its_lists_keeps_its_rules(alice, bob, closed) -> None:
+    """The lists of a locked event were judged by the format's rules, and the day is paired on
+    them: the owner can neither change the rules nor delete the format under it (409), only
+    rename it; nothing else is written."""
+    house = create_format(make_group(alice, bob), alice, RULES)
+    event = _event_in(house, bob, **closed)
+    owner = logged_in(alice)
+    url = f"/api/groups/{house.group_id}/formats/{house.pk}/"
+    changed = owner.patch(url, json.dumps({"copy_limit": 1}), content_type="application/json")
+    assert changed.status_code == 409
+    assert "冬季賽" in changed.json()["detail"]
+    assert owner.delete(url).status_code == 409
+    house.refresh_from_db()
+    event.refresh_from_db()
+    assert (house.copy_limit, event.format) == (3, house.key)
+    renamed = owner.patch(url, json.dumps({"name": "冬季家規", "copy_limit": 3}), content_type="application/json")
+    assert renamed.status_code == 200, renamed.content
+    house.refresh_from_db()
+    assert (house.name, house.copy_limit) == ("冬季家規", 3)
+
+
+def test_the_format_page_says_beforehand_and_refuses_a_deletion(alice, bob) -> None:
+    house = create_format(make_group(alice, bob), alice, RULES)
+    owner = logged_in(alice)
+    page = f"/groups/{house.group_id}/formats/{house.pk}/"
+    assert "冬季賽" not in owner.get(page).content.decode()
+    _event_in(house, bob, locked_at=timezone.now())
+    shown = owner.get(page).content.decode()
+    assert 'class="warning"' in shown and "「冬季賽」" in shown
+    form = {"name": RULES["name"], "min_cards": 30, "max_cards": 60, "copy_limit": 3}
+    refused = owner.post(page, form)
+    assert refused.status_code == 400 and "「冬季賽」" in refused.content.decode()
+    gone = owner.post(f"/groups/{house.group_id}/formats/{house.pk}/delete/", {"confirm": "yes"}, follow=True)
+    assert "「冬季賽」" in gone.content.decode()
+    house.refresh_from_db()
+    assert house.min_cards == 40
+
+
+def test_an_event_still_taking_lists_lets_its_format_change(alice, bob, django_capture_on_commit_callbacks) -> None:
+    house = create_format(make_group(alice, bob), alice, RULES)
+    event = _event_in(house, bob)
+    owner = logged_in(alice)
+    url = f"/api/groups/{house.group_id}/formats/{house.pk}/"
+    with django_capture_on_commit_callbacks(execute=True):
+        assert owner.patch(url, json.dumps({"copy_limit": 2}), content_type="application/json").status_code == 200
+    assert owner.delete(url).status_code == 204
+    event.refresh_from_db()
+    assert event.format == "standard"
