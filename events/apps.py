@@ -33,10 +33,10 @@ def _house_format_changing(sender: Any, key: str, **kwargs: Any) -> None:
     The format's events are locked as rows, so that an event locking meanwhile waits for the
     change (and is then judged by the new rules) instead of slipping between look and write."""
     from events.models import Event
-    from events.services import format_frozen_by
+    from events.services import event_freezing_format, format_frozen_by
     from groups.services import FormatInUse
 
     list(Event.objects.select_for_update().filter(format=key).values_list("pk", flat=True))
-    reason = format_frozen_by(key)
-    if reason is not None:
-        raise FormatInUse(reason)
+    closed = event_freezing_format(key)
+    if closed is not None:
+        raise FormatInUse(format_frozen_by(closed))

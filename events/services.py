@@ -91,16 +91,17 @@ def submit(event: Event, player: Any, player_name: str, text: str, deck: Any = N
 
 
 @transaction.atomic
-def format_frozen_by(key: str) -> str | None:
-    """Why a house format's rules can no longer change, or None: an event whose lists are closed
-    plays it (events.apps refuses the change; the format's page says so beforehand)."""
-    closed = Event.objects.filter(format=key).lists_closed().only("name").first()
-    if closed is None:
-        return None
+def event_freezing_format(key: str) -> Event | None:
+    """An event whose lists are closed and that plays the house format `key`: while there is one,
+    the format's rules cannot change (events.apps refuses it; the format's page says so first)."""
+    return Event.objects.filter(format=key).lists_closed().only("name").first()
+
+
+def format_frozen_by(event: Event) -> str:
     return _(
         "“%(event)s” plays this format and its lists are closed: its rules stay as they are. "
         "Make a new format for later games."
-    ) % {"event": closed.name}
+    ) % {"event": event.name}
 
 
 def lock(event: Event) -> bool:

@@ -67,7 +67,7 @@ def format_page(request: AuthedRequest, group_id: int, format_id: int) -> HttpRe
             messages.success(request, _("Saved. The decks in this format are being checked again."))
             return redirect("league:format", group_id=group.pk, format_id=house.pk)
         house.refresh_from_db()
-    frozen = event_services.format_frozen_by(house.key) if owner else None
+    frozen = event_services.event_freezing_format(house.key) if owner else None
     context = {"group": group, "house": house, "form": form, "rules": shown_rules(house), "frozen": frozen}
     return render(request, "league/format.html", context, status=400 if form is not None and form.errors else 200)
 

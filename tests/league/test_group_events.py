@@ -18,6 +18,7 @@ from tests.conftest import logged_in
 from tests.support.deck_helpers import make_deck
 from tests.support.decklists import LEGAL_40
 from tests.support.group_helpers import make_group
+from tests.support.language_check import unmarked_chinese
 
 pytestmark = pytest.mark.django_db
 
@@ -157,6 +158,10 @@ def test_the_format_page_says_beforehand_and_refuses_a_deletion(alice, bob) -> N
     _event_in(house, bob, locked_at=timezone.now())
     shown = owner.get(page).content.decode()
     assert 'class="warning"' in shown and "「冬季賽」" in shown
+    english = logged_in(alice)
+    english.post("/i18n/setlang/", {"language": "en", "next": "/"})
+    shown = english.get(page).content.decode()
+    assert "plays this format" in shown and unmarked_chinese(shown) == []  # the event's name is marked
     form = {"name": RULES["name"], "min_cards": 30, "max_cards": 60, "copy_limit": 3}
     refused = owner.post(page, form)
     assert refused.status_code == 400 and "「冬季賽」" in refused.content.decode()

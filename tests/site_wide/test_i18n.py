@@ -177,3 +177,10 @@ def test_a_label_ends_with_the_colon_its_language_writes(alice, language: str, l
     """Chinese writes the full-width colon after a label, with no space; English a colon and a space."""
     deck = make_deck(alice, public=True)
     assert label in in_language(language).get(f"/decks/{deck.pk}/").content.decode()
+
+
+def test_form_labels_end_with_the_full_width_colon_in_both_scripts(alice) -> None:
+    """Django's own Simplified catalogue keeps the ASCII colon after a form's label: ours does not."""
+    for language, label in (("zh-hant", "使用者名稱："), ("zh-hans", "用户名：")):
+        page = in_language(language).get("/accounts/login/").content.decode()
+        assert label in page, language
