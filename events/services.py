@@ -90,7 +90,6 @@ def submit(event: Event, player: Any, player_name: str, text: str, deck: Any = N
     return submission
 
 
-@transaction.atomic
 def event_freezing_format(key: str) -> Event | None:
     """An event whose lists are closed and that plays the house format `key`: while there is one,
     the format's rules cannot change (events.apps refuses it; the format's page says so first)."""
@@ -104,6 +103,7 @@ def format_frozen_by(event: Event) -> str:
     ) % {"event": event.name}
 
 
+@transaction.atomic
 def lock(event: Event) -> bool:
     """Lock once; True when this call did it. The deadline no longer matters after this.
 

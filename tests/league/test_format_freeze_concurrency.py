@@ -8,7 +8,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.db import transaction
 from django.utils import timezone
 
 from events import services as event_services
@@ -31,8 +30,7 @@ def _edit(pk: int, owner) -> str:
 
 
 def _lock(pk: int) -> bool:
-    with transaction.atomic():
-        return event_services.lock(Event.objects.get(pk=pk))
+    return event_services.lock(Event.objects.get(pk=pk))  # its own transaction, as the pages call it
 
 
 @pytest.mark.django_db(transaction=True)
