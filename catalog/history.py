@@ -25,6 +25,7 @@ from catalog.changes import revert as revert_change
 from catalog.models import Card, CardChange, CardSet
 from rules_check.codes import normalize_code
 from webutil.confirm import unless_confirmed
+from webutil.i18n import colon
 
 PER_PAGE = 50
 
@@ -103,14 +104,14 @@ class ChangesFeed(Feed):
         names = pgettext("between the items of a list", ", ").join(
             str(facts.FACTS[n].label) if n in facts.FACTS else n for n in item.changes
         )
-        return f"{item.card.code} {item.card.name}{pgettext('after a label', ': ')}{names}"
+        return f"{item.card.code} {item.card.name}{colon()}{names}"
 
     def item_description(self, item: CardChange) -> str:
         """The change as HTML (Atom's summary type="html"): every value and note is user text,
         escaped here so that a feed reader shows `<script>` as text, never runs it."""
+        after_label = colon()
         lines = [
-            f"{name}{pgettext('after a label', ': ')}{before if before is not None else '—'} → "
-            f"{after if after is not None else '—'}"
+            f"{name}{after_label}{before if before is not None else '—'} → {after if after is not None else '—'}"
             for name, before, after in item.rows()
         ]
         if item.note:

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.exceptions import APIException, NotFound, PermissionDenied, ValidationError
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -38,6 +38,7 @@ from groups.models import (
 from league import services
 from league.models import Game, Result, not_in_the_future
 from league.queries import league
+from webutil.api_errors import Conflict
 from webutil.fields import StrictCharField
 
 ERROR = OpenApiResponse(OpenApiTypes.OBJECT, description="{field: [messages]} or {detail: message}")
@@ -50,11 +51,6 @@ def _group(request: Request, group_id: int) -> Group:
     if group is None:
         raise NotFound(_("No such group."))
     return group
-
-
-class Conflict(APIException):
-    status_code = status.HTTP_409_CONFLICT
-    default_code = "conflict"
 
 
 def _refused(exc: Exception) -> Exception:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.utils.translation import get_language, gettext_noop
+from django.utils.translation import get_language, gettext_noop, pgettext
 
 SIMPLIFIED = frozenset({"zh-hans", "zh-cn", "zh-sg"})
 
@@ -10,6 +10,12 @@ SIMPLIFIED = frozenset({"zh-hans", "zh-cn", "zh-sg"})
 # colon, which mainland readers do not write after a label; ours says "：" in both scripts.
 # Marked here so that makemessages keeps the message in our catalogue.
 LABEL_SUFFIX = gettext_noop(":")
+
+
+def colon() -> str:
+    """What follows a label before its value: "：" in Chinese, ": " in English (templates write
+    the same message as {% translate ": " context "after a label" %})."""
+    return pgettext("after a label", ": ")
 
 
 def wants_simplified() -> bool:

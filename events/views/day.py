@@ -43,6 +43,7 @@ from events.models import DAY_CHANGES, DeckCheck, Event, Match, Player, Round
 from tournament import TIEBREAKERS
 from webutil.confirm import unless_confirmed
 from webutil.csv import csv_text
+from webutil.i18n import colon
 from webutil.numbers import whole_number
 from webutil.qr import qr_svg
 from webutil.requests import AuthedRequest, HtmxHttpRequest
@@ -694,9 +695,9 @@ def player_report(request: AuthedRequest, token: str) -> HttpResponse:
     if match is None:
         return _refused(request, event, _("There is no match of yours to report."))
     if not form.is_valid():
-        colon = pgettext("after a label", ": ")
+        after_label = colon()
         wrong = pgettext("between two sentences", "; ").join(
-            f"{form.fields[name].label}{colon}{' '.join(str(e) for e in errors)}"
+            f"{form.fields[name].label}{after_label}{' '.join(str(e) for e in errors)}"
             for name, errors in form.errors.items()
         )
         return _refused(request, event, _("The result could not be read: %(wrong)s") % {"wrong": wrong})
