@@ -13,6 +13,7 @@ from django.utils.html import format_html
 from catalog import cache_version, changes, facts, images
 from catalog.loading import CARD_FIELDS
 from catalog.models import Card, CardChange, CardImage, CardSet, rebuild_search_keys
+from webutil.bounds import accepts
 
 
 @admin.register(CardSet)
@@ -26,7 +27,8 @@ class CardImageForm(forms.ModelForm):
 
     upload = forms.FileField(
         required=False,
-        help_text="JPEG, PNG or WebP; at most 10 MB and 40 megapixels. Stored as WebP without metadata.",
+        help_text=f"JPEG, PNG, WebP or HEIC; at most {images.IMAGE.shown} and {images.MAX_PIXELS // 1_000_000} "
+        "megapixels. Stored as WebP without metadata.",
     )
 
     class Meta:
@@ -76,6 +78,7 @@ class CardImageInline(admin.TabularInline):
         return preview(obj)
 
 
+@accepts(images.IMAGE)
 @admin.register(CardImage)
 class CardImageAdmin(admin.ModelAdmin):
     form = CardImageForm
@@ -93,6 +96,7 @@ class CardImageAdmin(admin.ModelAdmin):
         save_card_image(obj, form)
 
 
+@accepts((images.IMAGE, 2))
 @admin.register(Card)
 class CardAdmin(admin.ModelAdmin):
     list_display = ["code", "name", "set", "kind", "cost", "power", "health", "life", "tier", "stars"]

@@ -7,8 +7,11 @@ class CatalogConfig(AppConfig):
     verbose_name = "Catalogue"
 
     def ready(self) -> None:
-        from catalog import images
-        from catalog.models import CardImage
+        from catalog import images, scans
+        from catalog.models import CardImage, Scan
 
         # However a picture goes (admin, bulk action, a card deleted), its files go with it.
         post_delete.connect(images.forget, sender=CardImage, dispatch_uid="card-image-files")
+        # And a scan's (its owner deleted, a sheet discarded): the photo read, and the file sent
+        # once no other page of it is left.
+        post_delete.connect(scans.forget, sender=Scan, dispatch_uid="scan-files")

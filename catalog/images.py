@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import warnings
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING
 
@@ -20,17 +19,30 @@ from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.db import transaction
 from django.utils.translation import gettext as _
-from PIL import Image, ImageOps, UnidentifiedImageError
+from PIL import Image
 
 from catalog import cache_version
+from scanning.pictures import Header, PictureError, inspect_image, run_bounded
+from webutil import bounds
 from webutil.pause import pause_point
 
 if TYPE_CHECKING:  # models import this module: a run-time import would be circular
     from catalog.models import CardImage
 
-MAX_BYTES = 10 * 1024 * 1024
-MAX_PIXELS = 40_000_000
-ACCEPTED_FORMATS = {"JPEG", "PNG", "WEBP"}
+# What a phone saves: a 12 MP JPEG is 3-6 MB, a 48 MP one (8000 × 6000) up to 20 MB.
+IMAGE = bounds.upload("image", 25 * bounds.MB, "a photo or picture: JPEG, PNG, WebP or HEIC")
+PIXELS = bounds.declare("image pixels", 50_000_000, "pixels", "the pixels of one photo (a 48 MP phone photo fits)")
+# A compressed photo holds a few pixels a byte (a phone's JPEG: about 3); a file that declares
+# thousands per byte is a bomb, or no photo at all, and is refused before anything decodes it.
+PIXELS_PER_BYTE = bounds.declare(
+    "image pixels per byte",
+    2000,
+    "pixels",
+    "what a file may declare per byte of itself",
+)
+MAX_BYTES = int(IMAGE)
+MAX_PIXELS = int(PIXELS)
+ACCEPTED_FORMATS = {"JPEG", "PNG", "WEBP", "HEIF"}
 THUMBNAIL_WIDTHS = (200, 400, 800)
 WEBP_QUALITY = 85
 
@@ -47,46 +59,103 @@ class CleanImage:
     digest: str
 
 
-def _read_bounded(upload: IO[bytes]) -> bytes:
+# A photo is decoded (by the worker, or for a card picture in the request) in a child process of
+# this much address space and time: a bomb kills the child, never the process that asked.
+DECODE_MEMORY = bounds.declare(
+    "decoding memory",
+    1024 * bounds.MB,
+    "bytes",
+    "the address space of the process decoding one photo or page",
+)
+DECODE_SECONDS = bounds.declare("decoding time", 15, "seconds", "how long one photo or page may take to decode")
+# Scans are kept at most this many pixels on their longer side: the reader finds text at 768 and
+# reads it from the photo; a 48 MP original reads no better than this.
+SCAN_SIDE = 3000
+
+
+def read_bounded(upload: IO[bytes]) -> bytes:
+    """An upload's bytes, at most the image bound (ImageRejected past it, or when empty)."""
     data = upload.read(MAX_BYTES + 1)
     if len(data) > MAX_BYTES:
-        raise ImageRejected(_("The image is larger than 10 MB."))
+        raise ImageRejected(_("The image is larger than %(mb)d MB.") % {"mb": MAX_BYTES // bounds.MB})
     if not data:
         raise ImageRejected(_("The file is empty."))
     return data
 
 
+def refusal(exc: PictureError) -> str:
+    """A refusal of scanning.pictures in words for the uploader."""
+    detail = exc.detail
+    messages = {
+        "empty": lambda: _("The file is empty."),
+        "not_a_photo": lambda: _("Only JPEG, PNG, WebP and HEIC photos are accepted."),
+        "too_many_pixels": lambda: (
+            _("The image has %(mp).1f megapixels; at most %(limit)d are accepted.")
+            % {"mp": detail.get("megapixels", 0), "limit": MAX_PIXELS // 1_000_000}
+        ),
+        "implausible": lambda: (
+            _("This file of %(kb)d KB claims %(mp).1f megapixels: no photo is that small, so it was not kept.")
+            % {"kb": detail.get("kilobytes", 0), "mp": detail.get("megapixels", 0)}
+        ),
+        "corrupt": lambda: _("The image is truncated or corrupt."),
+        "too_costly": lambda: _("This file takes more memory or time to read than any photo does: it was not read."),
+        "pdf_unreadable": lambda: _("This PDF cannot be read."),
+        "pdf_too_many_pages": lambda: (
+            _("This PDF has %(pages)d pages; at most %(max)d are read at once.")
+            % {"pages": detail.get("pages", 0), "max": detail.get("limit", 0)}
+        ),
+        "pdf_page_size": lambda: (
+            _("Page %(page)d of this PDF measures %(width)d × %(height)d points: no sheet of paper has that shape.")
+            % {"page": detail.get("page", 0), "width": detail.get("width", 0), "height": detail.get("height", 0)}
+        ),
+    }
+    return str(messages.get(exc.code, messages["corrupt"])())
+
+
+def inspect_upload(upload: IO[bytes]) -> tuple[bytes, Header]:
+    """A photo's bytes and what its header declares, checked without decoding (for a request):
+    ImageRejected with the reason when it is too large, no photo, or declares an implausible
+    canvas. Pixels are decoded later, by the worker, within their own bounds."""
+    data = read_bounded(upload)
+    try:
+        return data, inspect_image(data, max_pixels=MAX_PIXELS, max_pixels_per_byte=int(PIXELS_PER_BYTE))
+    except PictureError as exc:
+        raise ImageRejected(refusal(exc)) from None
+
+
+def decode(data: bytes, longest: int) -> CleanImage:
+    """A checked photo decoded within bounds (a child process): upright, at most `longest` pixels
+    on its longer side, a WebP without metadata; ImageRejected when it cannot be."""
+    try:
+        webp, width, height = run_bounded(
+            "image",
+            data,
+            memory=int(DECODE_MEMORY),
+            seconds=float(DECODE_SECONDS.value),
+            max_pixels=MAX_PIXELS,
+            longest=longest,
+        )
+    except PictureError as exc:
+        raise ImageRejected(refusal(exc)) from None
+    return CleanImage(data=webp, width=width, height=height, digest=hashlib.sha256(data).hexdigest()[:16])
+
+
+# What a browser shrinks a photo to before sending it (static/js/site.js, read from the file
+# field's data-shrink): cards read well at 2,000 px on the long side, a page of small print at 2,400.
+SEND_SIDE_CARDS = int(
+    bounds.declare("sent photo side", 2000, "pixels", "the long side a browser shrinks a photo of cards to")
+)
+SEND_SIDE_SHEETS = int(
+    bounds.declare("sent sheet side", 2400, "pixels", "the long side a browser shrinks a photo of a paper list to")
+)
+# A card picture is kept this large at most (the widest thumbnail is 800).
+PICTURE_SIDE = 4000
+
+
 def clean_upload(upload: IO[bytes]) -> CleanImage:
-    """Check an uploaded file and return it as a clean WebP, or raise ImageRejected."""
-    data = _read_bounded(upload)
-    with warnings.catch_warnings():
-        # Pillow only warns between 1x and 2x its own limit; a warning is a refusal here.
-        warnings.simplefilter("error", Image.DecompressionBombWarning)
-        try:
-            with Image.open(io.BytesIO(data)) as probe:  # reads the header only
-                kind, (width, height) = probe.format, probe.size
-                if kind not in ACCEPTED_FORMATS:
-                    raise ImageRejected(_("Only JPEG, PNG and WebP images are accepted."))
-                if width * height > MAX_PIXELS:
-                    raise ImageRejected(
-                        _("The image has %(mp).1f megapixels; at most 40 are accepted.")
-                        % {"mp": width * height / 1_000_000}
-                    )
-                probe.verify()  # checksums and structure, without decoding everything
-            with Image.open(io.BytesIO(data)) as image:
-                image.load()  # decodes every pixel: a truncated file fails here
-                upright = ImageOps.exif_transpose(image)
-        except ImageRejected:
-            raise
-        except UnidentifiedImageError:
-            raise ImageRejected(_("Only JPEG, PNG and WebP images are accepted.")) from None
-        except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-            raise ImageRejected(_("The image has more than 40 megapixels.")) from None
-        except (OSError, SyntaxError, ValueError, EOFError):
-            raise ImageRejected(_("The image is truncated or corrupt.")) from None
-    return CleanImage(
-        data=_encode(upright), width=upright.width, height=upright.height, digest=hashlib.sha256(data).hexdigest()[:16]
-    )
+    """Check an uploaded card picture and return it as a clean WebP, or raise ImageRejected."""
+    data, _header = inspect_upload(upload)
+    return decode(data, PICTURE_SIDE)
 
 
 def _encode(image: Image.Image, width: int | None = None) -> bytes:

@@ -21,6 +21,8 @@ from rules_check.model import (
     TROOP,
     UNIT_KINDS,
 )
+from webutil import bounds
+from webutil.leases import Leased, States
 from webutil.storage import private_storage
 from webutil.urls import reverse_memo
 
@@ -356,10 +358,25 @@ class CatalogState(models.Model):
         return self.version
 
 
+class WorkerBeat(models.Model):
+    """The task workers' heartbeats: each running worker writes its row every few seconds, so
+    /readyz and /metrics can say when a worker last lived (manage.py worker)."""
+
+    worker = models.CharField(max_length=64, unique=True)
+    beat_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.worker} at {self.beat_at:%H:%M:%S}"
+
+
 # A user's photos waiting to be read: past this many, a new one is refused (429) until some are read.
-MAX_WAITING_SCANS = 10
+MAX_WAITING_SCANS = int(
+    bounds.declare("waiting photos", 10, "photos", "a user's photos waiting to be read at once (429 past it)")
+)
 # An organiser reads the paper lists of a whole event at once: a PDF of them is a scan a page.
-MAX_WAITING_SHEETS = 100
+MAX_WAITING_SHEETS = int(
+    bounds.declare("waiting sheets", 100, "pages", "an organiser's paper-list pages waiting to be read at once")
+)
 # A finished scan's photo is deleted this many days after (manage.py cleanscans, run by cron).
 SCAN_KEEP_DAYS = 30
 
@@ -369,7 +386,13 @@ class ScanQuerySet(models.QuerySet["Scan"]):
         return self.filter(status__in=Scan.WAITING)
 
 
-class Scan(models.Model):
+# Scan.error begins with one of these where the photo was not read: the file was refused when it
+# was decoded (its reason in result["refusal"]), or the reader died on it too often (a lease).
+PICTURE_REFUSED = "picture"
+LEASE_LOST = "lease"
+
+
+class Scan(Leased):
     """A photo of cards, read against the catalogue outside the request (catalog.tasks.read_scan):
     the cards found in it, for its owner to add to their collection once checked (purpose
     collection), the facts read from one card's face, for a proposal (purpose proposal), or a
@@ -392,6 +415,12 @@ class Scan(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="scans")
     purpose = models.CharField(max_length=10, choices=Purpose.choices, default=Purpose.COLLECTION)
     card = models.ForeignKey(Card, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    # The file as it was sent (a photo, or a PDF whose page `page` this scan reads; its pages'
+    # scans share it), kept until the worker has made `image` from it: the request only checks
+    # its header, the worker decodes it.
+    source = models.FileField(storage=private_storage, max_length=200, editable=False, blank=True)
+    page = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The picture read: a clean WebP (or a PDF page drawn in grey), without metadata.
     image = models.FileField(storage=private_storage, max_length=200, editable=False, blank=True)
     width = models.PositiveIntegerField(default=0)
     height = models.PositiveIntegerField(default=0)
@@ -415,6 +444,9 @@ class Scan(models.Model):
     def __str__(self) -> str:
         return f"scan {self.pk} ({self.status})"
 
+    # The states a lease moves a scan between (webutil.leases).
+    STATES = States("status", Status.QUEUED, Status.RUNNING, Status.FAILED)
+
     @property
     def is_waiting(self) -> bool:
         return self.status in self.WAITING
@@ -424,6 +456,16 @@ class Scan(models.Model):
         """Why the photo was not read, in the reader's language ("" when it was)."""
         if not self.error:
             return ""
+        if self.error.startswith(PICTURE_REFUSED):  # the file itself: words for what was wrong with it
+            from catalog.images import refusal
+            from scanning.pictures import PictureError
+
+            refused = self.result.get("refusal") or {}
+            return refusal(PictureError(str(refused.get("code", "corrupt")), **dict(refused.get("detail") or {})))
+        if self.error.startswith(LEASE_LOST):
+            return gettext(
+                "Reading this photo was cut short %(n)d times (the reader stopped): send it again, or a smaller one."
+            ) % {"n": self.attempts}
         return gettext("This photo could not be read. Try another, in more light, with the names and codes in focus.")
 
     @property

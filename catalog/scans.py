@@ -5,18 +5,25 @@ for is the caller's: counting a collection (collection.scans), completing a card
 
 from __future__ import annotations
 
+import hashlib
+from dataclasses import asdict, dataclass
 from typing import IO, Any
+from uuid import uuid4
 
 from django.contrib.auth import get_user_model
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from catalog import images
 from catalog.lookup import catalog_index
 from catalog.models import MAX_WAITING_SCANS, MAX_WAITING_SHEETS, Card, Scan
 from scanning import CardRef, Reading
+from scanning.pictures import Header, PageLimits, PictureError, inspect_pdf, run_bounded
 from scanning.sheet import SheetReading
+from webutil import bounds
+from webutil.storage import private_storage
 
 
 class ScanError(ValueError):
@@ -28,32 +35,171 @@ class ScanError(ValueError):
         self.status = status
 
 
-def start(user: Any, upload: IO[bytes], purpose: str = Scan.Purpose.COLLECTION, card: Card | None = None) -> Scan:
-    """The photo kept (private to its owner) and its reading queued; at most MAX_WAITING_SCANS
-    of a user's photos wait at once (MAX_WAITING_SHEETS of an organiser's paper lists, apart)."""
-    from catalog.tasks import read_scan
+# A PDF of paper lists (events.paper reads it a page a scan): its bound, and how its pages may be.
+PDF = bounds.upload("pdf", 20 * bounds.MB, "a PDF of paper deck lists (a scanner's 40 pages of A4 fit)")
+PDF_PAGES = bounds.declare("pdf pages", 60, "pages", "the pages of one PDF of paper lists")
+PAGE_WIDTH = bounds.declare("pdf page width", 1650, "pixels", "how wide a PDF page is drawn at most (A4 at 200 dpi)")
+PAGE_HEIGHT = bounds.declare("pdf page height", 2400, "pixels", "how tall a PDF page is drawn at most")
+# A sheet of paper: each side between 2 inches and about 1.8 m, the longer at most 3 times the
+# shorter (A4 is 1.41, a receipt roll is refused).
+PAGE_LIMITS = PageLimits(
+    max_pages=int(PDF_PAGES),
+    min_side=144,
+    max_side=5000,
+    max_ratio=3,
+    max_width=int(PAGE_WIDTH),
+    max_height=int(PAGE_HEIGHT),
+)
 
+
+@dataclass(frozen=True)
+class Upload:
+    """A file checked from its header alone, ready to keep: a photo, or a PDF of `header.pages`
+    pages (each read as a scan of its own)."""
+
+    data: bytes
+    header: Header
+    name: str
+
+    @property
+    def pages(self) -> list[int | None]:
+        return list(range(1, self.header.pages + 1)) if self.header.kind == "PDF" else [None]
+
+
+def check_photo(upload: IO[bytes]) -> Upload:
+    """A photo as a request may take it: its size and header checked, nothing decoded."""
     try:
-        clean = images.clean_upload(upload)
+        data, header = images.inspect_upload(upload)
     except images.ImageRejected as exc:
         raise ScanError(str(exc)) from None
+    return Upload(data, header, str(getattr(upload, "name", "") or "")[:200])
+
+
+def check_pdf(upload: IO[bytes]) -> Upload:
+    """A PDF as a request may take it: its size, its page count and each page's MediaBox
+    checked, no page rendered."""
+    data = upload.read(int(PDF) + 1)
+    if len(data) > int(PDF):
+        raise ScanError(_("A PDF may be at most %(mb)d MB.") % {"mb": int(PDF) // bounds.MB})
+    try:
+        header = inspect_pdf(data, PAGE_LIMITS)
+    except PictureError as exc:
+        raise ScanError(images.refusal(exc)) from None
+    return Upload(data, header, str(getattr(upload, "name", "") or "")[:200])
+
+
+def _limit(purpose: str) -> int:
+    return MAX_WAITING_SHEETS if purpose == Scan.Purpose.SHEET else MAX_WAITING_SCANS
+
+
+def _waiting(user: Any, purpose: str) -> int:
+    mine = Scan.objects.filter(user=user).waiting()
+    sheets = purpose == Scan.Purpose.SHEET
+    return (mine.filter(purpose=purpose) if sheets else mine.exclude(purpose=Scan.Purpose.SHEET)).count()
+
+
+def ensure_room(user: Any, purpose: str, adding: int = 1) -> None:
+    """ScanError (429) when `adding` more would pass the user's limit of waiting photos: asked
+    before anything is read from the upload, and again under the user's row lock."""
+    limit = _limit(purpose)
+    waiting = _waiting(user, purpose)
+    if waiting + adding > limit:
+        raise ScanError(
+            ngettext(
+                "%(n)d of your photos are still waiting to be read (at most %(limit)d): send more when they are done.",
+                "%(n)d of your photos are still waiting to be read (at most %(limit)d): send more when they are done.",
+                waiting,
+            )
+            % {"n": waiting, "limit": limit},
+            status=429,
+        )
+
+
+def start(user: Any, upload: IO[bytes], purpose: str = Scan.Purpose.COLLECTION, card: Card | None = None) -> Scan:
+    """One photo kept (private to its owner) and its reading queued."""
+    ensure_room(user, purpose)
+    return start_many(user, [check_photo(upload)], purpose, card)[0]
+
+
+def start_many(user: Any, uploads: list[Upload], purpose: str, card: Card | None = None) -> list[Scan]:
+    """Checked uploads kept as they came and queued to be read, a scan a photo or PDF page: all
+    of them or (past the user's limit of waiting photos) none. The worker decodes them."""
+    from catalog.tasks import read_scan
+
+    made: list[Scan] = []
     with transaction.atomic():
         # The owner's row locked: two uploads at once cannot both pass the limit.
         get_user_model().objects.select_for_update().filter(pk=user.pk).first()
-        sheets = purpose == Scan.Purpose.SHEET
-        mine = Scan.objects.filter(user=user).waiting()
-        waiting = (mine.filter(purpose=purpose) if sheets else mine.exclude(purpose=Scan.Purpose.SHEET)).count()
-        limit = MAX_WAITING_SHEETS if sheets else MAX_WAITING_SCANS
-        if waiting >= limit:
-            raise ScanError(
-                _("%(n)d of your photos are still waiting to be read: send more when they are done.") % {"n": limit},
-                status=429,
-            )
-        scan = Scan.objects.create(user=user, purpose=purpose, card=card, width=clean.width, height=clean.height)
-        scan.image.save(f"scans/{user.pk}/{scan.pk}-{clean.digest}.webp", ContentFile(clean.data), save=True)
-        read_scan.enqueue(scan.pk)
-    scan.refresh_from_db()
-    return scan
+        ensure_room(user, purpose, sum(len(u.pages) for u in uploads))
+        for upload in uploads:
+            extension = "pdf" if upload.header.kind == "PDF" else upload.header.kind.lower()
+            digest = hashlib.sha256(upload.data).hexdigest()[:16]
+            name = private_storage().save(f"scans/{user.pk}/sent-{digest}.{extension}", ContentFile(upload.data))
+            for page in upload.pages:
+                made.append(
+                    Scan.objects.create(
+                        user=user,
+                        purpose=purpose,
+                        card=card,
+                        source=name,
+                        page=page,
+                        width=upload.header.width,
+                        height=upload.header.height,
+                    )
+                )
+        for scan in made:
+            read_scan.enqueue(scan.pk)
+    for scan in made:
+        scan.refresh_from_db()
+    return made
+
+
+def decode_source(scan: Scan) -> None:
+    """The worker's part: the scan's file as sent, decoded within bounds into the picture read
+    (a clean WebP; a PDF page drawn in grey), its source deleted once no other page needs it.
+    PictureError when the file cannot be decoded."""
+    if scan.image:
+        return  # decoded on an earlier try
+    with scan.source.open("rb") as sent:
+        data = sent.read()
+    memory, seconds = int(images.DECODE_MEMORY), float(images.DECODE_SECONDS.value)
+    if scan.page is not None:
+        limits = asdict(PAGE_LIMITS)
+        picture, width, height = run_bounded(
+            "page", data, memory=memory, seconds=seconds, page=scan.page, limits=limits
+        )
+        extension = "png"
+    else:
+        longest, most = images.SCAN_SIDE, images.MAX_PIXELS
+        picture, width, height = run_bounded(
+            "image", data, memory=memory, seconds=seconds, max_pixels=most, longest=longest
+        )
+        extension = "webp"
+    scan.image.save(f"scans/{scan.user_id}/{scan.pk}-{uuid4().hex[:12]}.{extension}", ContentFile(picture), save=False)
+    scan.width, scan.height = width, height
+    scan.save(update_fields=["image", "width", "height"])
+    release_source(scan.source.name)
+
+
+def forget(sender: Any, instance: Scan, **kwargs: Any) -> None:
+    """post_delete: a deleted scan's files go once the deletion is committed."""
+    image, source = instance.image.name, instance.source.name
+
+    def remove() -> None:
+        if image:
+            private_storage().delete(image)
+        if source and not Scan.objects.filter(source=source).exists():
+            private_storage().delete(source)
+
+    transaction.on_commit(remove)
+
+
+def release_source(name: str) -> None:
+    """Delete a sent file once no scan still needs it (a PDF's pages share one)."""
+    if not name or Scan.objects.filter(source=name, image="").exclude(status=Scan.Status.FAILED).exists():
+        return
+    Scan.objects.filter(source=name).update(source="")
+    private_storage().delete(name)
 
 
 def catalogue_refs() -> list[CardRef]:

@@ -22,6 +22,7 @@ from rest_framework.views import APIView
 from catalog import scans as readings
 from catalog.api import CARD_FILTER_PARAMETERS, ERRORS, refuse_blank_values
 from catalog.filters import CardFilter
+from catalog.images import IMAGE
 from catalog.models import Card, Scan
 from collection import queries, scans
 from collection.models import MAX_COPIES
@@ -29,6 +30,7 @@ from collection.services import CountError, change_counts, set_counts
 from scanning.facts import PREFILL
 from scanning.matching import SURE
 from webutil.api_errors import refusal
+from webutil.bounds import accepts
 from webutil.fields import StrictCharField
 
 UNAUTHORIZED = OpenApiResponse(OpenApiTypes.OBJECT, description="Not logged in: {detail: message}")
@@ -160,9 +162,12 @@ class CollectionStatsView(APIView):
 
 
 class ScanInputSerializer(serializers.Serializer):
-    image = serializers.FileField(help_text="A photo of one card or a spread: JPEG, PNG or WebP, at most 10 MB")
+    image = serializers.FileField(
+        help_text=f"A photo of one card or a spread: JPEG, PNG, WebP or HEIC, at most {IMAGE.shown}"
+    )
+    # Paper sheets are an event's, sent from its page by its organiser or judges, never here.
     purpose = serializers.ChoiceField(
-        choices=Scan.Purpose.values,
+        choices=[Scan.Purpose.COLLECTION, Scan.Purpose.PROPOSAL],
         default=Scan.Purpose.COLLECTION,
         help_text="collection: count my cards; proposal: read one card's face to propose its facts",
     )
@@ -256,6 +261,7 @@ def _my_scan(request: Request, scan_id: int) -> Scan:
     return scan
 
 
+@accepts(IMAGE)
 class ScanListView(APIView):
     """Send a photo of my cards (or, purpose proposal, of one card's face): it is read in the
     background; GET the scan for what was found."""

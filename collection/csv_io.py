@@ -20,12 +20,14 @@ from django.utils.translation import gettext as _
 
 from catalog.lookup import catalog_index
 from collection.models import MAX_COPIES, CollectionChange, CollectionEntry
+from webutil import bounds
 from webutil.csv import csv_text
 from webutil.numbers import whole_number
 from webutil.text import decode_candidates, strip_bidi
 
 HEADER = ["code", "name", "set", "quantity", "foil_quantity"]
-MAX_IMPORT_BYTES = 5 * 1024 * 1024
+CSV = bounds.upload("csv", 5 * bounds.MB, "a collection as a CSV file")
+MAX_IMPORT_BYTES = int(CSV)
 MAX_IMPORT_ROWS = 50_000
 
 

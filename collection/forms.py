@@ -5,6 +5,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from catalog.images import SEND_SIDE_CARDS
 from collection.models import MAX_COPIES
 from webutil.i18n import wants_english
 from webutil.text import CJK
@@ -58,7 +59,9 @@ class ScanUploadForm(forms.Form):
     # Not "files": a field of that name shadows BaseForm.files in the stubs.
     photos = MultipleFileField(
         label=_("Photos of your cards"),
-        widget=MultipleFileInput(attrs={"accept": "image/*", "capture": "environment"}),
+        widget=MultipleFileInput(
+            attrs={"accept": "image/*,.heic,.heif", "capture": "environment", "data-shrink": SEND_SIDE_CARDS}
+        ),
     )
 
     def clean_photos(self) -> list[Any]:

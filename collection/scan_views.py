@@ -11,13 +11,15 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from catalog.images import IMAGE
 from catalog.lookup import catalog_index
 from catalog.models import Card, Scan
 from catalog.scan_pages import crop_answer, progress_answer
 from catalog.textkeys import to_simplified
 from collection import scans
-from collection.forms import ScanApplyForm, ScanUploadForm
+from collection.forms import MAX_PHOTOS_AT_ONCE, ScanApplyForm, ScanUploadForm
 from scanning.matching import SURE
+from webutil.bounds import accepts
 from webutil.i18n import wants_simplified
 from webutil.requests import AuthedRequest
 
@@ -40,20 +42,19 @@ def _labels() -> dict[str, str]:
     }
 
 
+@accepts((IMAGE, MAX_PHOTOS_AT_ONCE))
 @login_required
 def scan_page(request: AuthedRequest) -> HttpResponse:
     """Send photos (several at once); below, my recent photos and how far their reading is."""
     posted = request.method == "POST"
     form = ScanUploadForm(request.POST if posted else None, request.FILES if posted else None)
+    status = 200
     if request.method == "POST" and form.is_valid():
-        started, refused = [], []
-        for photo in form.cleaned_data["photos"]:
-            try:
-                started.append(scans.start(request.user, photo))
-            except scans.ScanError as exc:
-                refused.append(f"{photo.name[:80]}: {exc.message}")
-        for message in refused:
-            messages.error(request, message)
+        try:
+            started = scans.start_photos(request.user, form.cleaned_data["photos"])
+        except scans.ScanError as exc:  # all of them or none: nothing is queued
+            form.add_error("photos", exc.message)
+            status, started = exc.status, []
         if started:
             count = len(started)
             messages.success(
@@ -63,8 +64,9 @@ def scan_page(request: AuthedRequest) -> HttpResponse:
             )
             return redirect("collection:scan-detail", started[0].pk) if count == 1 else redirect("collection:scan")
     mine = Scan.objects.filter(user=request.user, purpose=Scan.Purpose.COLLECTION)
-    context = {"form": form, "scans": mine[:RECENT]}
-    return render(request, "collection/scan.html", context, status=400 if form.errors else 200)
+    context = {"form": form, "scans": mine[:RECENT], "max_photos": MAX_PHOTOS_AT_ONCE}
+    status = status if status != 200 else (400 if form.errors else 200)
+    return render(request, "collection/scan.html", context, status=status)
 
 
 @login_required

@@ -17,12 +17,25 @@ from catalog.scans import ScanError
 from collection.models import CollectionChange
 from collection.services import CountError, change_counts
 
-__all__ = ["Addition", "ScanError", "apply", "start"]
+__all__ = ["Addition", "ScanError", "apply", "start", "start_photos"]
 
 
 def start(user: Any, upload: IO[bytes]) -> Scan:
     """A photo of my cards, queued to be read."""
     return readings.start(user, upload, Scan.Purpose.COLLECTION)
+
+
+def start_photos(user: Any, uploads: list[Any]) -> list[Scan]:
+    """Several photos of my cards at once: the waiting limit asked first, then each photo's
+    header; all are queued, or (ScanError, naming the photo) none."""
+    readings.ensure_room(user, Scan.Purpose.COLLECTION, len(uploads))
+    checked = []
+    for upload in uploads:
+        try:
+            checked.append(readings.check_photo(upload))
+        except ScanError as exc:
+            raise ScanError(f"{str(getattr(upload, 'name', ''))[:80]}: {exc.message}", exc.status) from None
+    return readings.start_many(user, checked, Scan.Purpose.COLLECTION)
 
 
 @dataclass(frozen=True)

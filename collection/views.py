@@ -16,9 +16,11 @@ from django.views.decorators.http import require_POST
 from catalog.filters import TIDY_DEFAULTS, CardFilter
 from catalog.models import Card, CardSet
 from collection import csv_io, queries
+from collection.csv_io import CSV
 from collection.forms import ACTIONS, ChangeForm, ImportForm, WantedForm
 from collection.models import CollectionChange, ShareLink
 from collection.services import CountError, change_counts, set_counts, set_wanted, undo_change
+from webutil.bounds import accepts
 from webutil.confirm import unless_confirmed
 from webutil.pagination import per_page
 from webutil.querystring import tidy_get
@@ -218,6 +220,7 @@ def export(request: AuthedRequest) -> HttpResponse:
     return response
 
 
+@accepts(CSV)
 @login_required
 def import_csv(request: AuthedRequest) -> HttpResponse:
     """Step 1: upload and preview (nothing changes). Step 2: confirm, and the preview applies."""

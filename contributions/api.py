@@ -19,10 +19,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from catalog import facts
+from catalog.images import IMAGE
 from catalog.models import Card
 from contributions import services
 from contributions.models import MAX_NOTE, Proposal, ProposalPhoto
 from webutil.api_errors import refusal
+from webutil.bounds import accepts
 from webutil.fields import StrictBooleanField, StrictCharField
 
 ERROR = OpenApiResponse(OpenApiTypes.OBJECT, description="{field: [messages]} or {detail: message}")
@@ -188,6 +190,7 @@ class ProposalDetailView(APIView):
         return Response(ProposalOutputSerializer(_proposal(request, proposal_id)).data)
 
 
+@accepts(IMAGE)
 class ProposalPhotoView(APIView):
     permission_classes = [IsAuthenticated]
     parser_classes = [MultiPartParser]

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 
 from catalog import facts
 from catalog import scans as readings
+from catalog.images import IMAGE
 from catalog.models import Card, Scan
 from catalog.scan_pages import progress_answer
 from contributions import services
@@ -24,6 +25,7 @@ from contributions.forms import ProposalForm
 from contributions.models import MAX_OPEN, Proposal, ProposalPhoto
 from rules_check.codes import normalize_code
 from scanning.facts import PREFILL
+from webutil.bounds import accepts
 from webutil.confirm import unless_confirmed
 from webutil.numbers import whole_number
 from webutil.requests import HtmxHttpRequest
@@ -92,6 +94,7 @@ def _read_values(scan: Scan | None, form_fields: Any) -> tuple[dict[str, str], d
     return sure, unsure
 
 
+@accepts((IMAGE, 2))
 @login_required
 def propose(request: HtmxHttpRequest, code: str) -> HttpResponse:
     card = _card(code)
@@ -123,6 +126,7 @@ def propose(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return render(request, "contributions/propose.html", context, status=status)
 
 
+@accepts(IMAGE)
 @login_required
 @require_POST
 def read_photo(request: HtmxHttpRequest, code: str) -> HttpResponse:
@@ -139,6 +143,7 @@ def read_photo(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return redirect(f"{reverse('contributions:propose', args=[card.code])}?scan={scan.pk}")
 
 
+@accepts((IMAGE, 2))
 @login_required
 def edit(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     proposal = _visible(request, pk)

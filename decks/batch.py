@@ -25,11 +25,17 @@ from decks.legality import check_list
 from groups import formats
 from rules_check import DeckListError, Problem, decode
 from rules_check.decklist import MAX_BYTES
+from webutil import bounds
 from webutil.csv import csv_text
 from webutil.text import strip_bidi
 
 MAX_FILES = 500
-MAX_ZIP_BYTES = 10 * 1024 * 1024
+ZIP = bounds.upload("zip", 10 * bounds.MB, "a zip of deck lists or of a deck archive")
+MAX_ZIP_BYTES = int(ZIP)
+# A deck list sent as a .txt file (rules_check reads at most this many bytes of it).
+DECK_LIST = bounds.upload("deck list", MAX_BYTES, "a deck list sent as a .txt file")
+# The lists of a batch at once: as many .txt files, or one zip.
+BATCH = ((DECK_LIST, MAX_FILES), ZIP)
 # Problems a list of the batch reports; the rest are counted ("and N more").
 PROBLEMS_PER_LIST = 10
 
@@ -89,7 +95,7 @@ def read_zip(
 ) -> list[tuple[str, bytes]]:
     """The files of a zip, each at most 64 KiB (`larger` allows more to the files it names)."""
     if len(data) > MAX_ZIP_BYTES:
-        raise BatchError(_("The zip file is larger than 10 MB."), 413)
+        raise BatchError(_("The zip file is larger than %(size)s.") % {"size": ZIP.shown}, 413)
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         infos = [i for i in archive.infolist() if not i.is_dir()]

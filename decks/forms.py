@@ -7,7 +7,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from decks.batch import MAX_ZIP_BYTES
+from decks.batch import MAX_ZIP_BYTES, ZIP
 from decks.close import DEFAULT_MISSING, MAX_MISSING
 from decks.i18n import format_label, pick
 from decks.models import MAX_DESCRIPTION, MAX_TAG, MAX_TAGS
@@ -210,7 +210,7 @@ class ArchiveUploadForm(forms.Form):
     def clean_file(self) -> Any:
         upload = self.cleaned_data["file"]
         if upload.size > MAX_ZIP_BYTES:
-            raise forms.ValidationError(_("The zip file is larger than 10 MB."))
+            raise forms.ValidationError(_("The zip file is larger than %(size)s.") % {"size": ZIP.shown})
         return upload
 
 

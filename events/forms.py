@@ -6,6 +6,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from catalog.images import SEND_SIDE_SHEETS
 from decks import intake
 from decks import services as deck_services
 from decks.forms import format_choices, read_list_file
@@ -252,7 +253,7 @@ class FixListForm(forms.Form):
     )
 
 
-# At most this many photos or PDFs in one upload (a PDF holds up to events.paper.MAX_PDF_PAGES).
+# At most this many photos or PDFs in one upload (a PDF holds up to catalog.scans.PDF_PAGES pages).
 MAX_SHEET_FILES = 20
 
 
@@ -261,7 +262,13 @@ class PaperUploadForm(forms.Form):
 
     sheets = MultipleFileField(
         label=_("Photos or PDFs of the sheets"),
-        widget=MultipleFileInput(attrs={"accept": "image/*,application/pdf", "capture": "environment"}),
+        widget=MultipleFileInput(
+            attrs={
+                "accept": "image/*,.heic,.heif,application/pdf",
+                "capture": "environment",
+                "data-shrink": SEND_SIDE_SHEETS,
+            }
+        ),
     )
 
     def clean_sheets(self) -> list[Any]:

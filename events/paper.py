@@ -4,14 +4,14 @@ organiser), then checked by the organiser and added as a list of the event, judg
 
 A sheet printed here carries its deck code as a QR code, read exactly; a sheet or typed list
 without one is read line by line (scanning.sheet) and becomes a deck list whose unsure lines the
-organiser confirms first. A PDF's pages are rendered with pypdfium2.
+organiser confirms first. A PDF's pages are counted and measured here, and rendered by the
+worker (catalog.scans.decode_source).
 """
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -28,16 +28,10 @@ from events.models import Event, PaperList, Submission
 from events.services import EventClosed, closed_reason
 from rules_check import export
 from scanning.matching import SURE
+from scanning.pictures import sniff
 from webutil.i18n import wants_simplified
 
-# A PDF of sheets: at most this many pages and bytes; each page is drawn this many pixels wide
-# (A4 at about 200 dpi: the codes and counts of a sheet read well, a page stays under 1 MB).
-MAX_PDF_PAGES = 40
-MAX_PDF_BYTES = 20 * 1024 * 1024
-PAGE_WIDTH = 1650
 GENERALS = frozenset({Kind.GENERAL, Kind.AWAKENED_GENERAL})
-# How a JPEG and a PNG begin (a WebP: RIFF, then WEBP at byte 8).
-_PICTURES = (b"\xff\xd8", b"\x89PNG", b"RIFF")
 
 
 class PaperError(ValueError):
@@ -49,62 +43,45 @@ class PaperError(ValueError):
         self.status = status
 
 
-def _pdf_pages(data: bytes) -> list[bytes]:
-    """Each page of a PDF as a PNG, or PaperError for a PDF that cannot be read or is too long."""
-    import pypdfium2
-
-    try:
-        document = pypdfium2.PdfDocument(data)
-    except pypdfium2.PdfiumError:
-        raise PaperError(_("This PDF cannot be read.")) from None
-    try:
-        if len(document) > MAX_PDF_PAGES:
-            raise PaperError(
-                _("This PDF has %(pages)d pages; at most %(max)d are read at once.")
-                % {"pages": len(document), "max": MAX_PDF_PAGES}
-            )
-        pages = []
-        for page in document:
-            width, _height = page.get_size()
-            picture = page.render(scale=PAGE_WIDTH / max(1.0, width)).to_pil()
-            out = io.BytesIO()
-            picture.convert("L").save(out, "PNG")
-            pages.append(out.getvalue())
-            page.close()
-        return pages
-    finally:
-        document.close()
-
-
-def _pages(upload: Any) -> list[tuple[int | None, IO[bytes]]]:
-    """An upload as the pictures to read: a photo is one, a PDF one a page (numbered)."""
+def check(upload: Any) -> readings.Upload:
+    """A photo or a PDF of sheets, checked from its header alone (nothing decoded or rendered)."""
     head = upload.read(12)
     upload.seek(0)
-    if not head.startswith(b"%PDF-"):
-        if not head.startswith(_PICTURES) and head[8:12] != b"WEBP":
-            raise PaperError(_("Only photos (JPEG, PNG or WebP) and PDFs are accepted."))
-        return [(None, upload)]  # the photo itself: checked in full as every upload is
-    if getattr(upload, "size", 0) > MAX_PDF_BYTES:
-        raise PaperError(_("A PDF may be at most %(mb)d MB.") % {"mb": MAX_PDF_BYTES // (1024 * 1024)})
-    pages = _pdf_pages(upload.read(MAX_PDF_BYTES + 1))
-    return [(number, io.BytesIO(png)) for number, png in enumerate(pages, start=1)]
+    kind = sniff(head)
+    if kind is None:
+        raise PaperError(_("Only photos (JPEG, PNG, WebP or HEIC) and PDFs are accepted."))
+    try:
+        return readings.check_pdf(upload) if kind == "PDF" else readings.check_photo(upload)
+    except readings.ScanError as exc:
+        raise PaperError(exc.message, exc.status) from None
 
 
-def send(event: Event, organiser: Any, upload: Any) -> list[PaperList]:
-    """One upload (a photo, or a PDF of several sheets) queued to be read, a paper list a page.
-    Refused whole (PaperError, EventClosed) when any page is: nothing of it is kept."""
+def send(event: Event, user: Any, uploads: list[Any]) -> list[PaperList]:
+    """Photos and PDFs of sheets queued to be read, a paper list a photo or page; refused whole
+    (PaperError, EventClosed) when any file is: nothing of them is kept. The waiting limit is
+    asked first, then each file's header; the worker decodes and renders."""
     if event.locked:
         raise EventClosed(closed_reason(event))
-    pages = _pages(upload)
-    name = str(getattr(upload, "name", "") or "")[:200]
+    try:
+        readings.ensure_room(user, Scan.Purpose.SHEET)
+    except readings.ScanError as exc:
+        raise PaperError(exc.message, exc.status) from None
+    checked = []
+    for upload in uploads:
+        try:
+            checked.append(check(upload))
+        except PaperError as exc:
+            raise PaperError(f"{str(getattr(upload, 'name', ''))[:80]}: {exc.message}", exc.status) from None
     with transaction.atomic():
+        try:
+            scans = readings.start_many(user, checked, Scan.Purpose.SHEET)
+        except readings.ScanError as exc:
+            raise PaperError(exc.message, exc.status) from None
+        names = {id(u): u.name for u in checked}
         made = []
-        for number, picture in pages:
-            try:
-                scan = readings.start(organiser, picture, Scan.Purpose.SHEET)
-            except readings.ScanError as exc:
-                raise PaperError(exc.message, exc.status) from None
-            made.append(PaperList.objects.create(event=event, scan=scan, file_name=name, page=number))
+        pages = [(upload, page) for upload in checked for page in upload.pages]
+        for (upload, page), scan in zip(pages, scans, strict=True):
+            made.append(PaperList.objects.create(event=event, scan=scan, file_name=names[id(upload)], page=page))
     return made
 
 
@@ -212,12 +189,11 @@ def confirm(event: Event, paper_id: int, player_name: str, text: str) -> Submiss
 
 @transaction.atomic
 def discard(event: Event, paper_id: int) -> None:
-    """A sheet read by mistake (or twice) is deleted with its photo; a list made from it stays."""
+    """A sheet read by mistake (or twice) is deleted with its photo (catalog.scans.forget); a
+    list made from it stays."""
     paper = PaperList.objects.select_related("scan").filter(event=event, pk=paper_id).first()
     if paper is None:
         raise PaperError(_("No such paper list."), status=404)
     scan = paper.scan
     paper.delete()
-    if scan.image:
-        scan.image.delete(save=False)
     scan.delete()

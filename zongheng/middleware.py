@@ -13,8 +13,10 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.template.defaultfilters import filesizeformat
+from django.urls import Resolver404, resolve
 from django.utils.translation import gettext as _
 
+from webutil.bounds import accepted_by
 from webutil.text import BIDI, strip_bidi
 from zongheng.views import not_found, refusal
 
@@ -48,34 +50,21 @@ class ContentSecurityPolicyMiddleware:
         return response
 
 
-# How large a request body each part of the site accepts. Uploads are the only large bodies:
-# a request over its limit is answered 413 before anything is read or written to disk.
-_MB = 1024 * 1024
+# How large a request body each route accepts. Uploads are the only large bodies: each route that
+# reads files declares them (webutil.bounds.accepts, beside the code that reads them); any other
+# route takes the default. A request over its limit is answered 413 before anything is read or
+# written to disk.
 DEFAULT_BODY_LIMIT = 512 * 1024  # a 64 KiB deck list of Chinese, percent-encoded, with room to spare
 
 
-def body_limits() -> list[tuple[str, int]]:
-    # Imported here: the project package sits above the apps, and reads their own limits.
-    from catalog.images import MAX_BYTES as IMAGE_BYTES
-    from collection.csv_io import MAX_IMPORT_BYTES
-    from decks.batch import MAX_FILES, MAX_ZIP_BYTES
-    from rules_check.decklist import MAX_BYTES as LIST_BYTES
-
-    overhead = _MB  # multipart headers and the form's other fields
-    return [
-        ("/check/many/", max(MAX_FILES * (LIST_BYTES + 1024), MAX_ZIP_BYTES) + overhead),
-        ("/collection/import/", MAX_IMPORT_BYTES + overhead),
-        ("/decks/archive/", MAX_ZIP_BYTES + overhead),
-        ("/admin/", 2 * IMAGE_BYTES + overhead),  # a card's front and back on one page
-        # a proposal with photos of both sides (the form at /cards/<code>/propose/ and its edit)
-        ("/cards/", 2 * IMAGE_BYTES + overhead),
-        ("/contributions/", 2 * IMAGE_BYTES + overhead),
-        ("/api/proposals/", IMAGE_BYTES + overhead),
-    ]
-
-
-def _limit_for(path: str, limits: list[tuple[str, int]]) -> int:
-    return next((limit for prefix, limit in limits if path.startswith(prefix)), DEFAULT_BODY_LIMIT)
+def body_limit(path: str) -> int:
+    """The largest body the route at `path` accepts: its declared uploads', else the default."""
+    try:
+        match = resolve(path)
+    except Resolver404:
+        return DEFAULT_BODY_LIMIT
+    declared = accepted_by(match.func)
+    return max(declared.body_limit, DEFAULT_BODY_LIMIT) if declared else DEFAULT_BODY_LIMIT
 
 
 class RequestGuardMiddleware:
@@ -88,14 +77,14 @@ class RequestGuardMiddleware:
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
-        self.limits = body_limits()
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         try:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
             return refusal(request, 400, _("The Content-Length header is not a number."))
-        limit = _limit_for(request.path, self.limits)
+        # Only a body larger than any route takes by default needs its route looked up.
+        limit = body_limit(request.path_info) if length > DEFAULT_BODY_LIMIT else DEFAULT_BODY_LIMIT
         if length > limit:
             return refusal(
                 request,

@@ -100,6 +100,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "contributions.context.contributions",
                 "catalog.context.catalog_version",
+                "webutil.bounds.context",
             ],
         },
     },

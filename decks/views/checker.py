@@ -5,14 +5,17 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from decks import batch
+from decks.batch import BATCH, DECK_LIST
 from decks.forms import BatchCheckForm, CheckDeckForm
 from decks.i18n import pick
 from decks.legality import check_list
 from decks.presenters import present_verdict
 from rules_check import DeckListError
+from webutil.bounds import accepts
 from webutil.requests import HtmxHttpRequest
 
 
+@accepts(DECK_LIST)
 def check_deck(request: HtmxHttpRequest) -> HttpResponse:
     """Paste or upload a deck list, see the verdict. Live with htmx, and plain POST without JS."""
     # ?format= picks the format shown first (a house format's page links here with its key).
@@ -36,6 +39,7 @@ def check_deck(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, template, context, status=status)
 
 
+@accepts(*BATCH)
 def check_many(request: HtmxHttpRequest) -> HttpResponse:
     """Tournament day: many lists at once, a table of verdicts, and the table as CSV."""
     if request.method == "POST" and request.POST.get("save_as"):

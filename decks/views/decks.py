@@ -29,7 +29,7 @@ from collection.services import set_wanted
 from decks import archive as decks_archive
 from decks import compare as deck_compare
 from decks import deckcode, draw_odds, intake, services
-from decks.batch import MAX_ZIP_BYTES
+from decks.batch import DECK_LIST, MAX_ZIP_BYTES, ZIP
 from decks.close import DEFAULT_MISSING, Suggestion, close_enough
 from decks.data import DeckData
 from decks.filters import NarrowSorted
@@ -54,6 +54,7 @@ from drawing import TURNS, sample_hand
 from groups import formats
 from groups.models import Group
 from rules_check.model import REINFORCEMENT
+from webutil.bounds import accepts
 from webutil.confirm import unless_confirmed
 from webutil.numbers import whole_number
 from webutil.pagination import SlicePage, page_number, per_page
@@ -425,6 +426,7 @@ def want_missing(request: AuthedRequest, deck_id: int) -> HttpResponse:
     return redirect("collection:trade")
 
 
+@accepts(DECK_LIST)
 @login_required
 def import_deck(request: AuthedRequest) -> HttpResponse:
     form = ImportDeckForm(request.POST or None, request.FILES or None, user=request.user)
@@ -554,6 +556,7 @@ def shopping_want(request: AuthedRequest) -> HttpResponse:
     return redirect("collection:trade")
 
 
+@accepts(ZIP)
 @login_required
 def archive(request: AuthedRequest) -> HttpResponse:
     """Download all my decks (or everything of mine) as a zip; upload such a zip to add its decks."""

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from decks import batch
+from decks.batch import BATCH, DECK_LIST
 from decks.forms import BatchCheckForm
 from decks.i18n import label_formats, pick
 from decks.sheets import sheet_for_list
@@ -20,6 +21,7 @@ from events.forms import EventForm, SubmissionForm
 from events.models import Event, Submission, new_token
 from events.views import day as day_views
 from rules_check import DeckListError
+from webutil.bounds import accepts
 from webutil.confirm import unless_confirmed
 from webutil.requests import AuthedRequest, HtmxHttpRequest
 
@@ -171,6 +173,7 @@ def sheets(request: AuthedRequest, event_id: int) -> HttpResponse:
     return render(request, "events/sheets.html", {"event": event, "sheets": pages, "unreadable": unreadable})
 
 
+@accepts(DECK_LIST)
 @login_required
 def submit(request: AuthedRequest, token: str) -> HttpResponse:
     """The player's page behind the event's link: send a list, or replace it, until the deadline."""
@@ -222,6 +225,7 @@ def _closed(request: HtmxHttpRequest, event: Event, reason: str | None) -> HttpR
     return render(request, "events/closed.html", {"event": event, "message": reason}, status=403)
 
 
+@accepts(*BATCH)
 @require_POST
 def save_files(request: HtmxHttpRequest) -> HttpResponse:
     """The batch check's lists saved as an event (its "save as" field), for a logged-in organiser.

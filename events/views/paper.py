@@ -11,19 +11,22 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from catalog.images import IMAGE
 from catalog.scan_pages import crop_answer, progress_answer
 from decks.i18n import pick
-from events import paper
-from events.forms import PaperListForm, PaperUploadForm
+from events import day, paper
+from events.forms import MAX_SHEET_FILES, PaperListForm, PaperUploadForm
 from events.models import Event, PaperList
 from events.services import EventClosed
 from rules_check import DeckListError
 from scanning.matching import SURE
+from webutil.bounds import accepts
 from webutil.requests import AuthedRequest
 
 
 def _organised(request: AuthedRequest, event_id: int) -> Event:
-    return get_object_or_404(Event.objects.organised_by(request.user), pk=event_id)
+    """An event this user runs: its organiser, or one of its judges (who read sheets too)."""
+    return get_object_or_404(day.events_run_by(request.user), pk=event_id)
 
 
 def _paper(event: Event, paper_id: int) -> PaperList:
@@ -33,6 +36,7 @@ def _paper(event: Event, paper_id: int) -> PaperList:
     return found
 
 
+@accepts((IMAGE, MAX_SHEET_FILES))
 @login_required
 def paper_lists(request: AuthedRequest, event_id: int) -> HttpResponse:
     """Send the sheets (several photos or PDFs at once); below, each sheet and how far it is."""
@@ -41,12 +45,12 @@ def paper_lists(request: AuthedRequest, event_id: int) -> HttpResponse:
     form = PaperUploadForm(request.POST if posted else None, request.FILES if posted else None)
     status = 200
     if posted and form.is_valid():
-        sent = 0
-        for upload in form.cleaned_data["sheets"]:
-            try:
-                sent += len(paper.send(event, request.user, upload))
-            except (paper.PaperError, EventClosed) as exc:
-                messages.error(request, f"{str(upload.name)[:80]}: {exc}")
+        try:
+            sent = len(paper.send(event, request.user, form.cleaned_data["sheets"]))
+        except (paper.PaperError, EventClosed) as exc:
+            form.add_error("sheets", str(exc))
+            status = 429 if getattr(exc, "status", 400) == 429 else 400
+            sent = 0
         if sent:
             messages.success(
                 request,
@@ -54,12 +58,13 @@ def paper_lists(request: AuthedRequest, event_id: int) -> HttpResponse:
                 % {"n": sent},
             )
             return redirect("events:paper", event.pk)
-        status = 400
+        status = status if status != 200 else 400
     elif posted:
         status = 400
     context = {
         "event": event,
         "form": form,
+        "max_files": MAX_SHEET_FILES,
         "papers": PaperList.objects.filter(event=event).select_related("scan", "submission"),
     }
     return render(request, "events/paper_lists.html", context, status=status)

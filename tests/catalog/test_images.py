@@ -57,10 +57,10 @@ def test_jpeg_png_and_webp_are_accepted_and_stored_as_webp(
 @pytest.mark.parametrize(
     ("content", "name", "message"),
     [
-        (b"Player: alice\n3 YXJQ-003\n", "list.jpg", "Only JPEG, PNG and WebP"),  # a renamed text file
-        (b"%PDF-1.4\n" + b"x" * 400, "scan.png", "Only JPEG, PNG and WebP"),
-        (picture_bytes("GIF"), "scan.gif", "Only JPEG, PNG and WebP"),  # an image, but not one we take
-        (b"\xff\xd8\xff\xe0" + b"\0" * (10 * 1024 * 1024), "huge.jpg", "larger than 10 MB"),
+        (b"Player: alice\n3 YXJQ-003\n", "list.jpg", "Only JPEG, PNG, WebP and HEIC"),  # a renamed text file
+        (b"%PDF-1.4\n" + b"x" * 400, "scan.png", "Only JPEG, PNG, WebP and HEIC"),
+        (picture_bytes("GIF"), "scan.gif", "Only JPEG, PNG, WebP and HEIC"),  # an image, but not one we take
+        (b"\xff\xd8\xff\xe0" + b"\0" * (25 * 1024 * 1024), "huge.jpg", "larger than 25 MB"),
         (png_claiming(9000, 5000), "bomb.png", "45.0 megapixels"),  # 45 MP in a few bytes
         (png_claiming(60000, 60000), "bomb2.png", "megapixels"),  # past Pillow's own limit
         (picture_bytes("JPEG")[:1500], "cut.jpg", "truncated or corrupt"),

@@ -22,7 +22,7 @@ def _photo(*codes: str, name: str = "cards.jpg") -> SimpleUploadedFile:
 
 def test_the_page_takes_photos_from_the_camera(alice_client: Client, english) -> None:
     html = alice_client.get("/collection/scan/").content.decode()
-    assert 'accept="image/*"' in html and 'capture="environment"' in html and "multiple" in html
+    assert 'accept="image/*,.heic,.heif"' in html and 'capture="environment"' in html and "multiple" in html
     assert 'href="/collection/scan/"' in alice_client.get("/collection/").content.decode()
 
 
@@ -65,7 +65,7 @@ def test_a_photo_being_read_is_followed_live_or_by_reloading(alice, alice_client
 def test_bad_files_and_too_many_at_once_are_refused_with_a_message(alice_client: Client, english) -> None:
     garbage = SimpleUploadedFile("x.jpg", b"\x00garbage" * 40, "image/jpeg")
     answer = alice_client.post("/collection/scan/", {"photos": [garbage]}, follow=True)
-    assert "x.jpg: Only JPEG, PNG and WebP images are accepted." in answer.content.decode()
+    assert "x.jpg: Only JPEG, PNG, WebP and HEIC photos are accepted." in answer.content.decode()
     many = [SimpleUploadedFile(f"{n}.jpg", b"x", "image/jpeg") for n in range(11)]
     refused = alice_client.post("/collection/scan/", {"photos": many})
     assert refused.status_code == 400 and "At most 10 photos at once." in refused.content.decode()

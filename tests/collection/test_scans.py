@@ -64,7 +64,7 @@ def test_the_photo_is_private_and_kept_as_a_clean_picture(alice, alice_client: C
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        (b"\x00not a picture" * 30, "Only JPEG, PNG and WebP images are accepted."),
+        (b"\x00not a picture" * 30, "Only JPEG, PNG, WebP and HEIC photos are accepted."),
         (b"", "The submitted file is empty."),
     ],
 )

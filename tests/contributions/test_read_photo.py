@@ -69,7 +69,9 @@ def test_a_photo_being_read_shows_its_progress_and_a_bad_file_a_message(alice, a
     assert alice_client.get(f"{PROPOSE}?scan={scan.pk}", HTTP_HX_REQUEST="true")["HX-Refresh"] == "true"
     garbage = SimpleUploadedFile("x.jpg", b"\x00nope" * 50, "image/jpeg")
     refused = alice_client.post(f"{PROPOSE}read/", {"photo": garbage})
-    assert refused.status_code == 400 and "Only JPEG, PNG and WebP images are accepted." in refused.content.decode()
+    assert (
+        refused.status_code == 400 and "Only JPEG, PNG, WebP and HEIC photos are accepted." in refused.content.decode()
+    )
     assert alice_client.post(f"{PROPOSE}read/", {}).status_code == 400
 
 

@@ -131,11 +131,11 @@ def test_a_pdf_is_a_sheet_a_page_and_bad_files_are_refused(alice_client: Client,
 
     blank = Image.new("L", (40, 40), 255)
     long_pdf = io.BytesIO()
-    blank.save(long_pdf, "PDF", save_all=True, append_images=[blank] * 40)
+    blank.save(long_pdf, "PDF", save_all=True, append_images=[blank] * 60)
     for data, name, said in (
         (b"%PDF-1.4 not really", "broken.pdf", "This PDF cannot be read."),
-        (long_pdf.getvalue(), "long.pdf", "This PDF has 41 pages; at most 40 are read at once."),
-        (b"just some text", "notes.txt", "Only photos (JPEG, PNG or WebP) and PDFs are accepted."),
+        (long_pdf.getvalue(), "long.pdf", "This PDF has 61 pages; at most 60 are read at once."),
+        (b"just some text", "notes.txt", "Only photos (JPEG, PNG, WebP or HEIC) and PDFs are accepted."),
     ):
         answer = _send(alice_client, event, _upload(data, name))
         assert answer.status_code == 400, name
@@ -144,13 +144,14 @@ def test_a_pdf_is_a_sheet_a_page_and_bad_files_are_refused(alice_client: Client,
 
 
 def test_a_locked_event_takes_no_paper_list_and_a_sheet_can_be_deleted(
-    alice_client: Client, event: Event, media_root, english
+    alice_client: Client, event: Event, media_root, english, django_capture_on_commit_callbacks
 ) -> None:
     _send(alice_client, event, _upload(as_scan(sheet("陳大文", _entries()[:3]), seed=4)))
     paper = PaperList.objects.get(event=event)
     stored = paper.scan.image
     assert stored.storage.exists(stored.name)
-    deleted = alice_client.post(f"/events/{event.pk}/paper/{paper.pk}/", {"action": "discard"})
+    with django_capture_on_commit_callbacks(execute=True):
+        deleted = alice_client.post(f"/events/{event.pk}/paper/{paper.pk}/", {"action": "discard"})
     assert deleted.status_code == 302
     assert not PaperList.objects.exists() and not Scan.objects.exists()
     assert not stored.storage.exists(stored.name)

@@ -582,3 +582,25 @@ def test_ticking_a_filter_keeps_the_panel_open_and_the_count_in_view(site: str, 
     expect(page.locator("#filter-count")).not_to_have_text(before)
     assert page.locator(".filter-panel").get_attribute("open") is not None
     context.close()
+
+
+def test_a_phone_photo_is_shrunk_upright_before_it_is_sent(site: str, browser, media_root) -> None:
+    from catalog.models import Card, Scan
+    from tests.support.card_photos import card_face, spread
+    from tests.support.real_files import phone_photo
+
+    cards = [Card.objects.get(code=code) for code in ("YXJQ-004", "WJ-001")]
+    photo = phone_photo(spread([card_face(c.code, c.name, c.text or "", c.cost) for c in cards], columns=2, seed=7))
+    context, phone = log_in(browser, site, "snap", PHONE)
+    phone.goto(f"{site}/collection/scan/")
+    sent: list[int] = []
+    phone.on("request", lambda r: sent.append(len(r.post_data_buffer or b"")) if r.method == "POST" else None)
+    phone.set_input_files("#id_photos", files=[{"name": "IMG_0001.jpg", "mimeType": "image/jpeg", "buffer": photo}])
+    phone.click("form.stack-form button[type=submit]")
+    phone.wait_for_url("**/collection/scan/*/")
+    assert sent and sent[0] < len(photo) / 2  # a fraction of the camera's 4 MB went
+    scan = Scan.objects.get(user__username="snap")
+    # Stored on its side (4032 × 3024 turned by EXIF), sent upright at 2,000 px on its long side.
+    assert (scan.width, scan.height) == (2000, 1500)
+    assert sorted(c["card"] for c in scan.result["cards"]) == ["WJ-001", "YXJQ-004"]
+    context.close()
