@@ -32,10 +32,10 @@ catalog: migrate
 	$(BIN)/python manage.py loadcatalog
 	$(BIN)/python manage.py refreshverdicts
 
-# The server and, beside it, the worker that reads photos (Django's tasks, kept in the database);
-# stopping the server stops the worker.
+# The server and, beside it, the worker that reads photos (Django's tasks, kept in the database),
+# started again whenever it exits; stopping the server stops the worker.
 run: catalog
-	$(BIN)/python manage.py db_worker --interval 1 & worker=$$!; \
+	$(BIN)/python manage.py worker --interval 1 & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
@@ -88,7 +88,7 @@ serve-prod: messages
 	DEBUG=0 $(BIN)/python manage.py migrate --noinput
 	DEBUG=0 $(BIN)/python manage.py loadcatalog
 	DEBUG=0 $(BIN)/python manage.py refreshverdicts
-	DEBUG=0 $(BIN)/python manage.py db_worker --interval 1 & worker=$$!; \
+	DEBUG=0 $(BIN)/python manage.py worker --interval 1 & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	DEBUG=0 $(BIN)/gunicorn zongheng.wsgi -c zongheng/gunicorn_conf.py --bind $(HOST):$(PORT) --workers $${WEB_CONCURRENCY:-3} --access-logfile -
 

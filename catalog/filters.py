@@ -130,7 +130,7 @@ def _fact_filters() -> dict[str, django_filters.Filter]:
 class CardFilterBase(django_filters.FilterSet):
     """The search box and the set, which are not card facts; CardFilter adds the facts'."""
 
-    q = QueryFilter(method="filter_q", label=_("Search"), max_length=MAX_TEXT_FILTER)
+    q = QueryFilter(method="filter_q", label=_("Search"), max_length=int(query.QUERY_CHARACTERS))
     set = ChoicesFilter(
         field_name="set__code", label=pgettext_lazy("a set of cards", "Set"), choices=list(SETS.items())
     )

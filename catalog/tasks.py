@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, F, OuterRef, Subquery, Value, Window
+from django.db.models import Count, F, Max, Min, OuterRef, Subquery, Value, Window
 from django.db.models.functions import Coalesce, RowNumber
 from django.utils import timezone
 from django_tasks import task
 
-from catalog.models import LEASE_LOST, PICTURE_REFUSED, Scan
+from catalog.models import LEASE_LOST, PICTURE_REFUSED, Scan, WorkerBeat
 from webutil import leases
 
 # Kept on a scan that could not be read (with what failed, for whoever looks into it); its owner
@@ -45,6 +45,19 @@ def fair_order() -> Any:
         .annotate(turn=F("place") + F("ahead"))
         .order_by("turn", "created", "pk")
     )
+
+
+def work_state() -> dict[str, float | None]:
+    """How background work stands, for /readyz and /metrics: the age in seconds of the oldest
+    work waiting to start, and of the last heartbeat of any worker (None: none waits; no worker
+    has beaten)."""
+    now = timezone.now()
+    oldest = Scan.objects.filter(status=Scan.Status.QUEUED).order_by().aggregate(at=Min("created"))["at"]
+    beat = WorkerBeat.objects.aggregate(at=Max("beat_at"))["at"]
+    return {
+        "oldest_waiting_seconds": round((now - oldest).total_seconds(), 1) if oldest else None,
+        "worker_beat_seconds": round((now - beat).total_seconds(), 1) if beat else None,
+    }
 
 
 def recover_lost() -> int:

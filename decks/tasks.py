@@ -1,4 +1,4 @@
-"""Deck work done outside the request, by `manage.py db_worker`."""
+"""Deck work done outside the request, by `manage.py worker`."""
 
 from __future__ import annotations
 

@@ -217,7 +217,7 @@ def cluster(
             wait_for(f"http://127.0.0.1:{server_port}/readyz", seconds=180)
         for name in servers:  # each machine also runs a worker for the background work (photos)
             worker = subprocess.Popen(
-                [PYTHON, "manage.py", "db_worker", "--interval", "1"],
+                [PYTHON, "manage.py", "worker", "--interval", "1"],
                 cwd=ROOT,
                 env=env,
                 stdout=subprocess.DEVNULL,

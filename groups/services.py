@@ -136,10 +136,12 @@ def add_member(group: Group, actor: Any, username: str) -> Any:
     return user
 
 
-def remove_member(group: Group, actor: Any, username: str) -> None:
+def remove_member(group: Group, actor: Any, username: str, *, replace_invite: bool = False) -> None:
     """A member leaves (`username` is their own), or the owner removes one. The owner cannot
     leave a group they own: they delete it. The member's decks stop being shared with it
-    (decks.apps); the games they played stay in the league."""
+    (decks.apps); the games they played and that were confirmed stay in the league, those not
+    yet confirmed are void (league.apps). `replace_invite`: the owner also replaces the invite
+    link, so that the removed member cannot join again with the one they had."""
     membership = (
         Membership.objects.filter(group=group, user__username=str(username)[:150]).select_related("user").first()
     )
@@ -151,8 +153,11 @@ def remove_member(group: Group, actor: Any, username: str) -> None:
     if membership.role == Role.OWNER:
         raise GroupError(_("The owner cannot leave the group; delete it instead."))
     with transaction.atomic():
-        _locked(group)
+        locked = _locked(group)
         membership.delete()
+        if replace_invite and not leaving:
+            locked.invite = new_invite()
+            locked.save(update_fields=["invite"])
 
 
 def delete_group(group: Group, actor: Any) -> None:

@@ -220,11 +220,26 @@ class MemberListView(APIView):
 class MemberDetailView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses={204: None, 400: ERROR, 401: ERROR, 403: ERROR, 404: ERROR})
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "new_invite",
+                {"type": "integer", "enum": [0, 1]},
+                description="1: the owner also replaces the invite link, so the old one lets nobody join",
+            )
+        ],
+        responses={204: None, 400: ERROR, 401: ERROR, 403: ERROR, 404: ERROR},
+    )
     def delete(self, request: Request, group_id: int, username: str) -> Response:
-        """Leave the group (your own username), or, as its owner, remove a member."""
+        """Leave the group (your own username), or, as its owner, remove a member: their games
+        not yet confirmed are void."""
+        renew = request.query_params.get("new_invite", "0")
+        if renew not in ("0", "1"):
+            raise ValidationError({"new_invite": [_("must be 0 or 1")]})
         try:
-            group_services.remove_member(_group(request, group_id), request.user, username)
+            group = _group(request, group_id)
+            leaving = username == request.user.username
+            group_services.remove_member(group, request.user, username, replace_invite=renew == "1" and not leaving)
         except (group_services.GroupError, group_services.NotFound) as exc:
             raise _refused(exc) from None
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -105,12 +105,23 @@ def log_game(
         )
 
 
+def void_unconfirmed(sender: Any, instance: Membership, **kwargs: Any) -> None:
+    """post_delete of a membership: the member's games in that group not yet confirmed are void."""
+    player = Q(player_a_id=instance.user_id) | Q(player_b_id=instance.user_id)
+    Game.objects.filter(player, group_id=instance.group_id, confirmed__isnull=True).delete()
+
+
 def confirm(game: Game, actor: Any) -> bool:
     """The other player confirms the game: True when this confirmation counted it, False when it
-    was confirmed already (two taps, two tabs: one confirmation, in one conditional UPDATE)."""
+    was confirmed already (two taps, two tabs: one confirmation, in one conditional UPDATE).
+    Under the group's row lock, as a removal is: a game whose player left is void, never counted."""
     if game.player_b_id != actor.pk:
         raise NotAllowed(_("Only the other player of a game confirms it."))
     with transaction.atomic():
+        Group.objects.select_for_update().filter(pk=game.group_id).first()
+        players = {game.player_a_id, game.player_b_id}
+        if Membership.objects.filter(group_id=game.group_id, user_id__in=players).count() < len(players):
+            raise NotAllowed(_("A player of this game left the group: the game is void."))
         done = Game.objects.filter(pk=game.pk, confirmed__isnull=True).update(confirmed=timezone.now())
     game.refresh_from_db(fields=["confirmed"])
     return done == 1

@@ -9,8 +9,17 @@ from django.shortcuts import render
 CONFIRMED = "yes"
 
 
-def unless_confirmed(request: HttpRequest, *, title: str, message: str, button: str, back: str) -> HttpResponse | None:
-    """None when the request carries confirm=yes; otherwise the page that asks for it."""
+def unless_confirmed(
+    request: HttpRequest,
+    *,
+    title: str,
+    message: str,
+    button: str,
+    back: str,
+    option: tuple[str, str] | None = None,
+) -> HttpResponse | None:
+    """None when the request carries confirm=yes; otherwise the page that asks for it. `option`
+    (a field name and its label): a box, ticked, offering something more to do at once."""
     if request.POST.get("confirm") == CONFIRMED:
         return None
     fields = [
@@ -23,5 +32,6 @@ def unless_confirmed(request: HttpRequest, *, title: str, message: str, button: 
         "back": back,
         "fields": fields,
         "action": request.get_full_path(),
+        "option": option,
     }
     return render(request, "confirm.html", context)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from django.db import close_old_connections, connections, models
+from django.db import connections, models
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -99,7 +99,6 @@ def expired(model: Any, states: States) -> models.QuerySet[Any]:
 def recover(model: Any, states: States, *, failed: dict[str, Any]) -> list[Any]:
     """Work whose worker died: queued again while it has tries left (their pks are returned, for
     the caller to enqueue), else marked failed with `failed` (the fields a failure sets)."""
-    close_old_connections()
     now = timezone.now()
     gone = expired(model, states).filter(Q(lease_until__lt=now) | Q(lease_until__isnull=True))
     out_of_tries = gone.filter(attempts__gte=int(TRIES))

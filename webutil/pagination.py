@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from rest_framework.exceptions import NotFound, ValidationError
@@ -44,6 +45,10 @@ def per_page(request: HttpRequest, default: int = PAGE_SIZE) -> int:
     return min(size, MAX_PER_PAGE) if size is not None else default
 
 
+def _not_a_position() -> str:
+    return str(_("This is not a position in the list: follow the next link."))
+
+
 class StrictCursorPagination(CursorPagination):
     """Keyset pages for long lists: `next` carries a position, not a page number, so the
     thousandth page costs what the first does (no OFFSET, no COUNT). `page_size` as above."""
@@ -60,8 +65,17 @@ class StrictCursorPagination(CursorPagination):
         try:
             return super().decode_cursor(request)
         except NotFound:
-            message = _("This is not a position in the list: follow the next link.")
-            raise ValidationError({"cursor": [message]}) from None
+            raise ValidationError({"cursor": [_not_a_position()]}) from None
+
+    def paginate_queryset(self, queryset: Any, request: Request, view: Any = None) -> list[Any] | None:
+        # A cursor that decodes but whose position is no value of the sort field (`p=abc` for a
+        # time) fails only when the page is read: it is a bad cursor too, never a 500.
+        try:
+            return super().paginate_queryset(queryset, request, view)
+        except (DjangoValidationError, ValueError, TypeError, OverflowError):
+            if request.query_params.get(self.cursor_query_param):
+                raise ValidationError({"cursor": [_not_a_position()]}) from None
+            raise
 
 
 class SlicePage:

@@ -25,6 +25,13 @@ class QuietHealthLogger(Logger):
 
 logger_class = QuietHealthLogger
 
+# A worker is replaced after this many requests (give or take the jitter, so that they are not all
+# replaced at once): memory a request grew and never gave back (a large deck picture, a burst of
+# work) goes with it. Whatever the request, the worker is killed past `timeout` seconds.
+max_requests = 1000
+max_requests_jitter = 200
+timeout = 30
+
 
 def child_exit(server: Any, worker: Any) -> None:
     from prometheus_client import multiprocess

@@ -70,6 +70,8 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "zongheng.middleware.RequestGuardMiddleware",
+    # No query outlives its request (SQLite; PostgreSQL's statement_timeout: zongheng.wsgi).
+    "webutil.query_time.RequestDeadlineMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -148,7 +150,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Background work (reading photos): Django's tasks through the django-tasks backport, stored in the
-# database (no new service) and run by `manage.py db_worker`, which `make run` starts beside the
+# database (no new service) and run by `manage.py worker`, which `make run` starts beside the
 # server. TASKS_BACKEND=immediate runs each task inside the request that asks for it: for tests and
 # a single process only.
 TASK_BACKENDS = {

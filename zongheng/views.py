@@ -25,6 +25,8 @@ from django.views.static import serve as static_serve
 from django_prometheus.exports import ExportToDjangoView
 from drf_spectacular.views import SpectacularAPIView
 
+from catalog.tasks import work_state
+from webutil.query_time import stopped_for_time
 from webutil.storage import PRIVATE_PREFIX
 from webutil.throttling import CACHE_ERRORS
 
@@ -70,22 +72,27 @@ RETRY_AFTER = 10
 def server_error(request: HttpRequest) -> HttpResponse:
     """500, or 503 with Retry-After when what failed is the database (unreachable, restarting,
     or SQLite locked past its timeout): the fault is passing, and the client should try again."""
-    if isinstance(sys.exc_info()[1], DATABASE_DOWN):
-        return database_unavailable(request)
+    error = sys.exc_info()[1]
+    if isinstance(error, DATABASE_DOWN):
+        return database_unavailable(request, too_long=stopped_for_time(error))
     if request.path.startswith("/api/"):
         return JsonResponse({"detail": "Server error."}, status=500)
     return render(request, "500.html", status=500)
 
 
-def database_unavailable(request: HttpRequest) -> HttpResponse:
+def database_unavailable(request: HttpRequest, *, too_long: bool = False) -> HttpResponse:
     """The 503 page in the three languages at once: drawn without the request's context, so it
-    reads neither the session nor the database (neither may answer)."""
+    reads neither the session nor the database (neither may answer). `too_long`: the request's
+    SQL ran past its time bound (webutil.query_time) and was stopped."""
     if request.path.startswith("/api/"):
-        response: HttpResponse = JsonResponse(
-            {"detail": "The database cannot be reached right now: try again in a few seconds."}, status=503
+        detail = (
+            "This request took longer than any may and was stopped: narrow it, or try again in a few seconds."
+            if too_long
+            else "The database cannot be reached right now: try again in a few seconds."
         )
+        response: HttpResponse = JsonResponse({"detail": detail}, status=503)
     else:
-        page = loader.get_template("503.html").render({"seconds": RETRY_AFTER})
+        page = loader.get_template("503.html").render({"seconds": RETRY_AFTER, "too_long": too_long})
         response = HttpResponse(page, status=503)
     response["Retry-After"] = str(RETRY_AFTER)
     response["Cache-Control"] = "no-store"
@@ -112,7 +119,9 @@ def readyz(request: HttpRequest) -> HttpResponse:
         for name, check in (("database", _database_up), ("cache", _cache_up), ("storage", _storage_up))
         if not check()
     ]
-    response = JsonResponse({"ok": not down, "down": down}, status=503 if down else 200)
+    # How background work stands (for whoever reads the body; the status says only the above).
+    work = work_state() if "database" not in down else None
+    response = JsonResponse({"ok": not down, "down": down, "work": work}, status=503 if down else 200)
     response["Cache-Control"] = "no-store"
     return response
 
@@ -181,8 +190,30 @@ def metrics(request: HttpRequest) -> HttpResponse:
     if not token or not hmac.compare_digest(sent.encode(), f"Bearer {token}".encode()):
         raise Http404
     response: HttpResponse = ExportToDjangoView(request)
+    response.write(_work_metrics())
     response["Cache-Control"] = "no-store"
     return response
+
+
+def _work_metrics() -> str:
+    """Background work as gauges, read from the database at each scrape (every process sees the
+    same): the oldest waiting work's age and the last worker heartbeat's (-1: none)."""
+    try:
+        state = work_state()
+    except DatabaseError:
+        return ""
+    lines = []
+    for name, help_text in (
+        ("oldest_waiting_seconds", "Age of the oldest background work waiting to start (-1: none waits)"),
+        ("worker_beat_seconds", "Seconds since a task worker's last heartbeat (-1: none has beaten)"),
+    ):
+        value = state[name]
+        lines += [
+            f"# HELP zongheng_work_{name} {help_text}",
+            f"# TYPE zongheng_work_{name} gauge",
+            f"zongheng_work_{name} {-1 if value is None else value}",
+        ]
+    return "\n".join(lines) + "\n"
 
 
 class SchemaView(SpectacularAPIView):

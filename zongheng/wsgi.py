@@ -5,6 +5,14 @@ from typing import Any
 from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "zongheng.settings")
+
+from django.conf import settings
+
+from webutil.query_time import for_web
+
+# Web requests' SQL is bounded in time (PostgreSQL statement_timeout), given to each connection as
+# it opens: set before the first one is made. The worker and commands keep their own bounds.
+for_web(settings.DATABASES)
 django_application = get_wsgi_application()
 
 from django.core.handlers.wsgi import get_path_info, get_script_name  # noqa: E402

@@ -22,6 +22,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from catalog import query as card_query
 from catalog.lookup import catalog_index
 from decks import compare as deck_compare
 from decks import deckcode, draw_odds, intake, services
@@ -458,7 +459,7 @@ class DeckOddsView(APIView):
     def get(self, request: Request, deck_id: int) -> Response:
         deck = _visible(request, deck_id)
         card, q, k = (request.query_params.get(name, "") for name in ("card", "q", "k"))
-        if len(card) > 60 or len(q) > 200:
+        if len(card) > 60 or len(q) > int(card_query.QUERY_CHARACTERS):
             raise ValidationError({"q": [_("Too long.")]})
         try:
             number = int(k or "1")

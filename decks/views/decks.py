@@ -63,7 +63,7 @@ from webutil.requests import AuthedRequest, HtmxHttpRequest
 from webutil.throttling import hit, minutes
 
 _IMPORT_NOTES = "deck_import_notes"
-IMAGE_SECONDS = 24 * 3600  # a deck picture kept this long (a new version or language is a new key)
+IMAGE_SECONDS = 24 * 3600  # a deck picture kept this long (a new version replaces it under its key)
 _PASTED = "deck_pasted"  # what a list pasted without JavaScript added, shown once with its undo
 
 
@@ -399,16 +399,19 @@ def proxies(request: HtmxHttpRequest, deck_id: int) -> HttpResponse:
 
 
 def deck_image(request: HtmxHttpRequest, deck_id: int) -> HttpResponse:
-    """The deck as one PNG for chat, for whoever may read the deck (others: 404); kept per deck
-    version, catalogue version and language, so a second share costs no drawing."""
+    """The deck as one PNG for chat, for whoever may read the deck (others: 404); kept once per
+    deck and language, stamped with the deck's and the catalogue's versions: a change replaces
+    the picture under the same key, so the cache holds at most one picture a deck and language."""
     deck = _visible_deck(request, deck_id)
-    key = f"deck-image:{deck.pk}:{deck.updated.timestamp()}:{catalog_version()}:{get_language()}"
-    png = cache.get(key)
+    key = f"deck-image:{deck.pk}:{get_language()}"
+    stamp = f"{deck.updated.timestamp()}:{catalog_version()}"
+    kept = cache.get(key)
+    png = kept[1] if isinstance(kept, tuple) and len(kept) == 2 and kept[0] == stamp else None
     if png is None:
         sheet = sheet_for_snapshot(services.snapshot_of(deck), deck.format_label, deck_name=deck.name)
         life = deck.general.life if deck.general else None
         png = deck_png(sheet, request.build_absolute_uri(deck.get_absolute_url()), life)
-        cache.set(key, png, IMAGE_SECONDS)
+        cache.set(key, (stamp, png), IMAGE_SECONDS)
     response = HttpResponse(png, content_type="image/png")
     response["Content-Disposition"] = f'inline; filename="deck-{deck.pk}.png"'
     response["Cache-Control"] = "public, max-age=300" if deck.public else "private, max-age=300"

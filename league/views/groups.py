@@ -142,21 +142,32 @@ def remove_member(request: AuthedRequest, group_id: int, username: str) -> HttpR
     leaving = username == request.user.username
     if leaving:
         title = _("Leave “%(name)s”?") % {"name": group.name}
-        message = _("Your decks stop being shared with the group; the games you played stay in its league.")
+        message = _(
+            "Your decks stop being shared with the group; the games you played stay in its league, "
+            "except those not yet confirmed, which are void."
+        )
         button = _("Leave the group")
+        option = None
     else:
         title = _("Remove %(player)s from “%(name)s”?") % {"player": username[:40], "name": group.name}
-        message = _("Their decks stop being shared with the group; the games they played stay in its league.")
+        message = _(
+            "Their decks stop being shared with the group; the games they played stay in its league, "
+            "except those not yet confirmed, which are void."
+        )
         button = _("Remove the member")
+        option = ("new_invite", _("Also replace the invite link, so that the old one no longer lets them join again"))
     try:
         if not Membership.objects.filter(group=group, user__username=username[:150]).exists():
             raise services.NotFound(_("No such member."))
         if not leaving and group.owner_id != request.user.pk:
             raise services.GroupError(_("Only the group's owner may do this."))
-        asked = unless_confirmed(request, title=title, message=message, button=button, back=group_url(group))
+        asked = unless_confirmed(
+            request, title=title, message=message, button=button, back=group_url(group), option=option
+        )
         if asked:
             return asked
-        services.remove_member(group, request.user, username)
+        renew = not leaving and request.POST.get("new_invite") == "1"
+        services.remove_member(group, request.user, username, replace_invite=renew)
     except services.NotFound as exc:
         raise Http404(str(exc)) from None
     except services.GroupError as exc:

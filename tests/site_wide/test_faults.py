@@ -1,0 +1,171 @@
+"""The faults a probe of the running site found, each through the real stack: a search whose cost
+grew past any request (the `t:` term 49 times), a forged cursor, SQL that outlives its request,
+workers that never give memory back, a deck-picture cache that grows without bound, and a removed
+member's game that could still be confirmed."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.test import Client
+
+from catalog import query
+from groups.models import Group
+from league import services as league
+from league.models import Game
+from tests.conftest import logged_in
+from tests.support.deck_helpers import make_deck
+from tests.support.group_helpers import make_group
+from webutil import bounds, query_time
+
+pytestmark = pytest.mark.django_db
+ROOT = Path(__file__).resolve().parents[2]
+LONG_CHAIN = " ".join(["t:a"] * 49)  # 195 characters: within the length, not the terms
+
+
+@pytest.mark.parametrize(
+    ("url", "field"),
+    [("/api/cards/?q=", "q"), ("/api/decks/{deck}/odds/?k=1&q=", "q")],
+)
+def test_a_search_past_its_bounds_is_a_400_that_names_the_bound(alice, english, url: str, field: str) -> None:
+    deck = make_deck(alice, public=True)
+    client = Client()
+    answer = client.get(url.format(deck=deck.pk) + LONG_CHAIN)
+    assert answer.status_code == 400, answer.content
+    assert "at most 12 terms; this one has 49" in answer.content.decode()
+    assert client.get(url.format(deck=deck.pk) + "(" * 6 + "a" + ")" * 6).status_code == 400
+    assert client.get(url.format(deck=deck.pk) + "x" * 201).status_code == 400
+    assert client.get(url.format(deck=deck.pk) + " ".join(["t:傷害"] * 12)).status_code == 200
+
+
+def test_the_cards_page_says_what_bound_a_search_passed(english) -> None:
+    page = Client().get("/cards/", {"q": LONG_CHAIN})
+    assert page.status_code in (200, 400) and "at most 12 terms" in page.content.decode()
+
+
+def test_the_bounds_are_declared_and_checked_where_a_query_is_read(english) -> None:
+    assert {"query terms", "query depth", "query characters"} <= {b.key for b in bounds.registered()}
+    with pytest.raises(query.QueryError, match="12 terms"):
+        query.parse(" ".join(["a"] * 13))
+    assert query.parse("-(-(a or b))") is not None  # four levels are allowed
+
+
+def test_a_forged_cursor_is_a_400() -> None:
+    answer = Client().get("/api/decks/?cursor=cD1hYmM=")
+    assert answer.status_code == 400 and "cursor" in answer.json()
+
+
+def test_sql_past_the_request_s_time_bound_answers_503_with_retry_after(english, monkeypatch) -> None:
+    client = Client(raise_request_exception=False)
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:  # this test's transaction only: rolled back after it
+            cursor.execute("SET statement_timeout = 1")
+        answer = client.get(
+            "/api/cards/",
+            {"q": " ".join(f"t:{w}" for w in ["傷害", "摸", "牌", "回合", "部隊", "錦囊", "武將", "攻擊"])},
+        )
+    else:
+        monkeypatch.setattr(query_time, "WEB_SECONDS", bounds.Bound("request query time", -1, "seconds", ""))
+        monkeypatch.setattr(query_time, "_STEPS", 10)  # the clock is read often: any query is past it
+        monkeypatch.setattr(query_time._local, "watched", None, raising=False)
+        answer = client.get("/api/cards/", {"q": "新兵"})
+    assert answer.status_code == 503 and answer["Retry-After"] == "10"
+    assert "took longer than any may" in answer.json()["detail"]
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="statement_timeout is PostgreSQL's")
+def test_the_web_server_s_connections_carry_the_statement_timeout() -> None:
+    # zongheng.wsgi (gunicorn, runserver) gives each connection the bound as it opens.
+    settings = connection.settings_dict
+    url = f"postgres://{settings['USER']}@{settings['HOST']}:{settings['PORT']}/{settings['NAME']}"
+    code = (
+        "import zongheng.wsgi; from django.db import connection; c = connection.cursor(); "
+        "c.execute('SHOW statement_timeout'); print(c.fetchone()[0])"
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={**os.environ, "DATABASE_URL": url},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert shown.stdout.strip() == f"{int(query_time.WEB_SECONDS)}s"
+
+
+def test_for_web_adds_the_timeout_to_postgresql_connections_only() -> None:
+    databases = {"default": {"ENGINE": "django.db.backends.postgresql", "OPTIONS": {"options": "-c x=1"}}}
+    query_time.for_web(databases)
+    assert databases["default"]["OPTIONS"]["options"] == "-c x=1 -c statement_timeout=10000"
+    sqlite = {"default": {"ENGINE": "django.db.backends.sqlite3"}}
+    query_time.for_web(sqlite)
+    assert "OPTIONS" not in sqlite["default"]
+
+
+def test_gunicorn_recycles_its_workers_with_jitter() -> None:
+    from gunicorn.config import Config
+
+    config = Config()
+    namespace: dict[str, object] = {}
+    exec((ROOT / "zongheng" / "gunicorn_conf.py").read_text(encoding="utf-8"), namespace)  # as gunicorn -c does
+    for name in ("max_requests", "max_requests_jitter", "timeout"):
+        config.set(name, namespace[name])
+    assert config.max_requests >= 100 and config.max_requests_jitter > 0 and config.timeout <= 60
+
+
+def test_the_deck_picture_cache_holds_one_picture_a_deck_and_language(alice) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from decks.models import Deck
+
+    cache.clear()
+    deck = make_deck(alice, public=True)
+    client = Client()
+    first = client.get(f"/decks/{deck.pk}/image.png", HTTP_ACCEPT_LANGUAGE="en").content
+    for n, name in enumerate(("一", "二", "三"), start=1):  # three changes, each drawn again
+        Deck.objects.filter(pk=deck.pk).update(name=name, updated=timezone.now() + timedelta(seconds=n))
+        assert client.get(f"/decks/{deck.pk}/image.png", HTTP_ACCEPT_LANGUAGE="en").status_code == 200
+    client.get(f"/decks/{deck.pk}/image.png", HTTP_ACCEPT_LANGUAGE="zh-hant")
+    keys = [key for key in cache._cache if f"deck-image:{deck.pk}:" in key]  # locmem's own store
+    assert len(keys) == 2  # one a language, each replaced on change
+    assert client.get(f"/decks/{deck.pk}/image.png", HTTP_ACCEPT_LANGUAGE="en").content != first
+
+
+def test_a_removed_member_s_unconfirmed_games_are_void_and_confirmed_ones_stay(alice, bob, carol_) -> None:
+    group = make_group(alice, bob, carol_)
+    sides = (league.Side("bob"), league.Side("carol"))
+    confirmed = league.log_game(group, bob, sides, "bob")
+    league.confirm(confirmed, carol_)
+    pending = league.log_game(group, bob, sides, "carol")
+    owner = logged_in(alice)
+    asked = owner.post(f"/groups/{group.pk}/members/bob/remove/")
+    assert 'name="new_invite"' in asked.content.decode()  # removal offers a new invite link
+    invite = group.invite
+    owner.post(f"/groups/{group.pk}/members/bob/remove/", {"confirm": "yes", "new_invite": "1"})
+    assert not Game.objects.filter(pk=pending.pk).exists() and Game.objects.filter(pk=confirmed.pk).exists()
+    assert Group.objects.get(pk=group.pk).invite != invite
+    assert logged_in(carol_).post(f"/groups/{group.pk}/games/{pending.pk}/confirm/").status_code == 404
+
+
+def test_a_game_whose_player_left_cannot_be_confirmed(alice, bob, carol_, english) -> None:
+    group = make_group(alice, bob, carol_)
+    game = league.log_game(group, bob, (league.Side("bob"), league.Side("carol")), "bob")
+    group.memberships.filter(user=bob).delete()  # as a removal racing the confirmation leaves it
+    with pytest.raises(league.NotAllowed, match="left the group"):
+        league.confirm(Game(pk=game.pk, group=group, player_a=bob, player_b=carol_), carol_)
+
+
+@pytest.fixture
+def carol_(db):
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.create_user("carol", "carol@example.org", "a-long-carol-password-1")
