@@ -66,6 +66,7 @@ bench: messages
 	$(BIN)/python bench/buildable.py
 	$(BIN)/python bench/rows.py
 	$(BIN)/python bench/scan.py
+	$(BIN)/python bench/uploads.py
 
 # The site at community scale on PostgreSQL (BENCH_SCALE_URL): 100,000 decks, 10,000 users.
 bench-scale: messages

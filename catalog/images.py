@@ -63,7 +63,7 @@ class CleanImage:
 # this much address space and time: a bomb kills the child, never the process that asked.
 DECODE_MEMORY = bounds.declare(
     "decoding memory",
-    1024 * bounds.MB,
+    512 * bounds.MB,
     "bytes",
     "the address space of the process decoding one photo or page",
 )

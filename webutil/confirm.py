@@ -23,7 +23,10 @@ def unless_confirmed(
     if request.POST.get("confirm") == CONFIRMED:
         return None
     fields = [
-        (k, v) for k, values in request.POST.lists() if k not in ("confirm", "csrfmiddlewaretoken") for v in values
+        (k, v)
+        for k, values in request.POST.lists()
+        if k not in ("confirm", "csrfmiddlewaretoken", "idempotency_key")
+        for v in values
     ]
     context = {
         "title": title,

@@ -16,6 +16,7 @@ from django.template.defaultfilters import filesizeformat
 from django.urls import Resolver404, resolve
 from django.utils.translation import gettext as _
 
+from accounts import idempotency
 from webutil.bounds import accepted_by
 from webutil.text import BIDI, strip_bidi
 from zongheng.views import not_found, refusal
@@ -153,6 +154,38 @@ def _strip_bidi_fields(request: HttpRequest) -> None:
         and (cleaned := _without_bidi(request.POST))
     ):
         request.POST = cleaned  # type: ignore[assignment]  # immutable, as Django's own
+
+
+class IdempotencyMiddleware:
+    """A write sent with an Idempotency-Key (or a form's idempotency_key) is done once per user
+    and key; a retry is answered again (accounts.idempotency)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        key = idempotency.key_of(request)
+        user = idempotency.writer(request) if key is not None else None
+        if key is None or user is None or not _takes(request):
+            return self.get_response(request)
+        return idempotency.once(request, key, user, self.get_response, _idempotency_refusal)
+
+
+def _takes(request: HttpRequest) -> bool:
+    """Whether the route takes the request's method: one it does not (a PUT to a list) is its
+    view's 405 to give, keyed or not."""
+    try:
+        view = resolve(request.path_info).func
+    except Resolver404:
+        return False
+    handler_class = getattr(view, "view_class", None) or getattr(view, "cls", None)
+    return handler_class is None or hasattr(handler_class, str(request.method).lower())
+
+
+def _idempotency_refusal(request: HttpRequest, status: int, message: str) -> HttpResponse:
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": message}, status=status)
+    return refusal(request, status, message)
 
 
 # A request id as a proxy or a client may send it: short, plain; anything else is replaced.
