@@ -25,11 +25,11 @@ class QuietHealthLogger(Logger):
 
 logger_class = QuietHealthLogger
 
-# A worker is replaced after this many requests (give or take the jitter, so that they are not all
+# A worker is replaced after this many requests (give or take a fifth, so that no two are
 # replaced at once): memory a request grew and never gave back (a large deck picture, a burst of
 # work) goes with it. Whatever the request, the worker is killed past `timeout` seconds.
-max_requests = 1000
-max_requests_jitter = 200
+max_requests = 10000
+max_requests_jitter = 2000
 timeout = 30
 
 
