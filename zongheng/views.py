@@ -190,7 +190,7 @@ def metrics(request: HttpRequest) -> HttpResponse:
     if not token or not hmac.compare_digest(sent.encode(), f"Bearer {token}".encode()):
         raise Http404
     response: HttpResponse = ExportToDjangoView(request)
-    response.write(_work_metrics())
+    response.content = bytes(response.content) + _work_metrics().encode()
     response["Cache-Control"] = "no-store"
     return response
 
