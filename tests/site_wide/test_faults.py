@@ -109,9 +109,12 @@ def test_for_web_adds_the_timeout_to_postgresql_connections_only() -> None:
     assert "OPTIONS" not in sqlite["default"]
 
 
-def test_gunicorn_recycles_its_workers_with_jitter() -> None:
+def test_gunicorn_recycles_its_workers_with_jitter(monkeypatch, tmp_path) -> None:
     from gunicorn.config import Config
 
+    # The settings file names a metrics directory when none is set; in this process that would
+    # turn prometheus_client to multiprocess mode for every later test.
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path))
     config = Config()
     namespace: dict[str, object] = {}
     exec((ROOT / "zongheng" / "gunicorn_conf.py").read_text(encoding="utf-8"), namespace)  # as gunicorn -c does
