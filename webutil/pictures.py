@@ -21,7 +21,7 @@ def qr_image(address: str, *, scale: int, border: int, size: int | None = None) 
     code = segno.make(address, error="m")
     if size:
         modules = code.symbol_size(scale=1, border=border)[0]
-        scale = max(1, size // modules)
+        scale = max(1, int(size // modules))
     out = io.BytesIO()
     code.save(out, kind="png", scale=scale, border=border, dark=INK)
     out.seek(0)
