@@ -67,6 +67,7 @@ bench: messages
 	$(BIN)/python bench/rows.py
 	$(BIN)/python bench/scan.py
 	$(BIN)/python bench/uploads.py
+	$(BIN)/python bench/markup.py
 
 # The site at community scale on PostgreSQL (BENCH_SCALE_URL): 100,000 decks, 10,000 users.
 bench-scale: messages
