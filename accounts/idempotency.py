@@ -28,6 +28,7 @@ from webutil import bounds
 HEADER = "Idempotency-Key"
 FIELD = "idempotency_key"
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+FORMS = frozenset({"application/x-www-form-urlencoded", "multipart/form-data"})
 KEEP = bounds.declare("idempotency keys", 24 * 3600, "seconds", "how long a write's Idempotency-Key is answered again")
 KEY = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 # An answer larger than this is not kept (writes answer a few KB): a retry of it is done again.
@@ -39,8 +40,7 @@ def key_of(request: HttpRequest) -> str | None:
     if request.method not in WRITES:
         return None
     given = request.headers.get(HEADER)
-    form = request.content_type in ("application/x-www-form-urlencoded", "multipart/form-data")
-    if given is None and form and request.headers.get("HX-Request") != "true":
+    if given is None and request.content_type in FORMS and request.headers.get("HX-Request") != "true":
         given = request.POST.get(FIELD)
     return given
 
@@ -49,7 +49,7 @@ def fingerprint(request: HttpRequest) -> str:
     """The request a key was first sent with: method, path and body (for a form, its fields and
     its files' names and sizes, which a second send of the same form repeats)."""
     digest = hashlib.sha256(f"{request.method} {request.get_full_path()}\n".encode())
-    if request.content_type in ("application/x-www-form-urlencoded", "multipart/form-data"):
+    if request.content_type in FORMS:
         for name, values in sorted(request.POST.lists()):
             if name not in (FIELD, "csrfmiddlewaretoken"):
                 digest.update(repr((name, values)).encode())
