@@ -126,17 +126,19 @@ def start_many(user: Any, uploads: list[Upload], purpose: str, card: Card | None
     of them or (past the user's limit of waiting photos) none. The worker decodes them."""
     from catalog.tasks import read_scan
 
+    pages = sum(len(u.pages) for u in uploads)
+    ensure_room(user, purpose, pages)
+    # Written before the lock is taken (a 25 MB file takes a while), and taken away again when
+    # the check under the lock refuses them.
+    names = [_keep(user, upload) for upload in uploads]
     made: list[Scan] = []
-    with transaction.atomic():
-        # The owner's row locked: two uploads at once cannot both pass the limit.
-        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
-        ensure_room(user, purpose, sum(len(u.pages) for u in uploads))
-        for upload in uploads:
-            extension = "pdf" if upload.header.kind == "PDF" else upload.header.kind.lower()
-            digest = hashlib.sha256(upload.data).hexdigest()[:16]
-            name = private_storage().save(f"scans/{user.pk}/sent-{digest}.{extension}", ContentFile(upload.data))
-            for page in upload.pages:
-                made.append(
+    try:
+        with transaction.atomic():
+            # The owner's row locked: two uploads at once cannot both pass the limit.
+            get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+            ensure_room(user, purpose, pages)
+            for upload, name in zip(uploads, names, strict=True):
+                made += [
                     Scan.objects.create(
                         user=user,
                         purpose=purpose,
@@ -146,12 +148,23 @@ def start_many(user: Any, uploads: list[Upload], purpose: str, card: Card | None
                         width=upload.header.width,
                         height=upload.header.height,
                     )
-                )
-        for scan in made:
-            read_scan.enqueue(scan.pk)
+                    for page in upload.pages
+                ]
+            for scan in made:
+                read_scan.enqueue(scan.pk)
+    except BaseException:
+        for name in names:
+            private_storage().delete(name)
+        raise
     for scan in made:
         scan.refresh_from_db()
     return made
+
+
+def _keep(user: Any, upload: Upload) -> str:
+    extension = "pdf" if upload.header.kind == "PDF" else upload.header.kind.lower()
+    digest = hashlib.sha256(upload.data).hexdigest()[:16]
+    return private_storage().save(f"scans/{user.pk}/sent-{digest}.{extension}", ContentFile(upload.data))
 
 
 def decode_source(scan: Scan) -> None:

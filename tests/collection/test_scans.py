@@ -84,6 +84,26 @@ def test_at_most_ten_photos_wait_at_once(alice, alice_client: Client) -> None:
     assert Scan.objects.count() == MAX_WAITING_SCANS
 
 
+def test_photos_refused_under_the_lock_leave_no_file(alice, alice_client: Client, media_root, monkeypatch) -> None:
+    """The file is written before the owner's row is locked; when another upload filled the
+    queue meanwhile, the check under the lock refuses and the file written goes again."""
+    from catalog import scans
+    from tests.support.image_helpers import stored_files
+    from webutil.storage import private_root
+
+    keep = scans._keep
+
+    def another_upload_meanwhile(user, upload):  # what a second tab's request commits meanwhile
+        name = keep(user, upload)
+        Scan.objects.bulk_create([Scan(user=alice) for _ in range(MAX_WAITING_SCANS)])
+        return name
+
+    monkeypatch.setattr(scans, "_keep", another_upload_meanwhile)
+    assert _send(alice_client, _photo("YXJQ-003")).status_code == 429
+    assert Scan.objects.count() == MAX_WAITING_SCANS
+    assert not private_root().exists() or stored_files(private_root()) == []
+
+
 def test_a_reading_that_fails_says_so_and_nothing_is_stuck(alice_client: Client, monkeypatch) -> None:
     """In the reader's language (here the default, Traditional); what failed is kept for us."""
     import scanning.reader
