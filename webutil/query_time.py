@@ -5,7 +5,8 @@ background work under a larger one of its own.
   no query of its own: `for_web`, called by zongheng.wsgi before the first connection), and set by
   the task worker on each of its connections (`for_work`).
 - SQLite: a progress handler on the connection interrupts any statement still running past the
-  request's deadline, which `RequestDeadlineMiddleware` sets when a request starts.
+  request's deadline, which `RequestDeadlineMiddleware` sets when a request starts; in the task
+  worker, each statement sets its own deadline as it starts (`for_work`).
 
 A statement stopped this way raises OperationalError; zongheng.views answers it 503 with
 Retry-After, never 500 (`stopped_for_time` tells it from a database that is down).
@@ -43,14 +44,26 @@ def for_web(databases: Any) -> None:
             options["options"] = f"{given} -c statement_timeout={int(WEB_SECONDS) * 1000}".strip()
 
 
+def _work_deadline(execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any) -> Any:
+    """An execute wrapper: the statement's deadline on SQLite, WORK_SECONDS from its start."""
+    _local.deadline = time.monotonic() + float(WORK_SECONDS.value)
+    try:
+        return execute(sql, params, many, context)
+    finally:
+        _local.deadline = None
+
+
 def _set_work_timeout(sender: Any, connection: Any, **kwargs: Any) -> None:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute(f"SET statement_timeout = {int(WORK_SECONDS) * 1000}")
+    elif connection.vendor == "sqlite" and _work_deadline not in connection.execute_wrappers:
+        connection.execute_wrappers.append(_work_deadline)
 
 
 def for_work() -> None:
-    """The task worker's connections: background work's larger statement_timeout (PostgreSQL)."""
+    """The task worker's connections: background work's larger bound on each statement
+    (PostgreSQL's statement_timeout; on SQLite, a deadline each statement sets as it starts)."""
     connection_created.connect(_set_work_timeout, dispatch_uid="work-statement-timeout")
     default_connection.close()  # the next one is made with it
 

@@ -100,6 +100,30 @@ def test_the_web_server_s_connections_carry_the_statement_timeout() -> None:
     assert shown.stdout.strip() == f"{int(query_time.WEB_SECONDS)}s"
 
 
+def test_background_work_on_sqlite_stops_a_statement_past_its_own_bound(tmp_path) -> None:
+    # The worker's process (manage.py worker calls for_work), with the bound cut to a moment: a
+    # query that never ends is interrupted; the next one runs.
+    code = (
+        "import django; django.setup(); from webutil import bounds, query_time; "
+        "query_time.WORK_SECONDS = bounds.Bound('work query time', 0.2, 'seconds', ''); "
+        "query_time.for_work(); from django.db import connection, OperationalError; c = connection.cursor()\n"
+        "try:\n"
+        "    c.execute('WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT count(*) FROM n')\n"
+        "except OperationalError as error:\n"
+        "    print('stopped', query_time.stopped_for_time(error))\n"
+        "c.execute('SELECT 1'); print('then', c.fetchone()[0])"
+    )
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp_path}/work.sqlite3",
+        "DJANGO_SETTINGS_MODULE": "zongheng.settings",
+    }
+    shown = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60, check=True
+    )
+    assert shown.stdout.split() == ["stopped", "True", "then", "1"]
+
+
 def test_for_web_adds_the_timeout_to_postgresql_connections_only() -> None:
     databases = {"default": {"ENGINE": "django.db.backends.postgresql", "OPTIONS": {"options": "-c x=1"}}}
     query_time.for_web(databases)
