@@ -20,19 +20,27 @@ CODE_SHAPES = {
     "GMGD": r"GMGD-0(0[1-9]|1\d|2[0-4])",
     "WD": r"五道·0(0[1-9]|[1-8]\d|9[0-8])",
 }
+# A code's series (its letters) and number: each series is numbered from 1 without a gap.
+SERIES = re.compile(r"(?P<series>[A-Z]+-|五道·)(?P<number>\d{3})")
 
 
 def test_the_file_passes_the_loaders_validation() -> None:
     sets, cards = validate(DATA)
-    assert len(cards) == 215
+    assert len(cards) == len(DATA["cards"]) > 0
     assert [s["code"] for s in sets] == ["YXJQ", "LSHJ", "GMGD", "WD"]
 
 
-def test_215_distinct_codes_every_one_as_printed() -> None:
+def test_distinct_codes_every_one_as_printed_and_no_number_missing() -> None:
     codes = [c["code"] for c in DATA["cards"]]
-    assert len(codes) == len(set(codes)) == 215
+    assert len(codes) == len(set(codes))
+    numbers: dict[str, list[int]] = {}
     for code in codes:
         assert normalize_code(code) == code, code
+        shape = SERIES.fullmatch(code)
+        assert shape is not None, code
+        numbers.setdefault(shape["series"], []).append(int(shape["number"]))
+    for series, found in numbers.items():
+        assert sorted(found) == list(range(1, len(found) + 1)), series
 
 
 def test_every_record_has_exactly_the_glossary_fields() -> None:

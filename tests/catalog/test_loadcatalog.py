@@ -40,7 +40,7 @@ def test_the_catalogue_holds_every_card_of_the_file_in_four_sets() -> None:
 def test_running_again_changes_nothing() -> None:
     before = list(Card.objects.order_by("code").values())
     output = _run()
-    assert "0 added, 0 changed, 215 unchanged" in output
+    assert f"0 added, 0 changed, {CARD_COUNT} unchanged" in output
     assert list(Card.objects.order_by("code").values()) == before
 
 
@@ -64,7 +64,7 @@ def test_a_new_card_is_added(tmp_path: Path) -> None:
         {**next(c for c in data["cards"] if c["code"] == "五道·098"), "code": "五道·099", "name": "新卡"}
     )
     output = _run(str(_write(tmp_path, data)))
-    assert "1 added, 0 changed, 215 unchanged" in output
+    assert f"1 added, 0 changed, {CARD_COUNT} unchanged" in output
     assert Card.objects.get(code="五道·099").set.code == "WD"
 
 
@@ -113,7 +113,7 @@ def test_garbage_files_are_refused_with_a_message(tmp_path: Path, content: bytes
     path.write_bytes(content)
     with pytest.raises(CommandError, match="Nothing was changed"):
         _run(str(path))
-    assert Card.objects.count() == 215
+    assert Card.objects.count() == CARD_COUNT
 
 
 @pytest.mark.django_db

@@ -19,6 +19,7 @@ from catalog.models import Card, CardChange, CardImage
 from contributions import services
 from contributions.models import MAX_OPEN, Proposal, ProposalPhoto
 from tests.conftest import PASSWORD
+from tests.support.catalogue import CARD_COUNT
 from tests.support.contribution_helpers import WD_CARD, make_curator, propose
 from tests.support.image_helpers import jpeg_with_exif, picture_bytes, stored_files
 
@@ -341,9 +342,9 @@ def test_the_incomplete_page_counts_what_each_set_lacks(english) -> None:
     body = response.content.decode()
     assert response.status_code == 200
     lacking = Card.objects.filter(text__isnull=True).count()
-    assert lacking == 197
+    assert 0 < lacking < CARD_COUNT  # the seeds print few cards' skills
     assert "/cards/YXJQ-001/propose/" in body  # the first card to complete, with its link
-    assert "197/215" in body.replace(" ", "") or "Skills text" in body
+    assert f"{lacking}/{CARD_COUNT}" in body.replace(" ", "") or "Skills text" in body
     assert "missing%3Acost" in body
 
 
