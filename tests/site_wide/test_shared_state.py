@@ -99,7 +99,7 @@ def test_redis_going_down_under_load_gives_no_5xx(database: str, outage: str) ->
         env = server_env(database, REDIS_URL=f"redis://127.0.0.1:{redis_port}/0")
         with gunicorn(env, workers=2) as port:
             statuses: list[int] = []
-            slowest: list[float] = []
+            answered_at: list[float] = []
             failures: list[str] = []
             stop = time.monotonic() + 6
             paths = [
@@ -114,12 +114,11 @@ def test_redis_going_down_under_load_gives_no_5xx(database: str, outage: str) ->
                 i = 0
                 while time.monotonic() < stop:
                     method, path, body = paths[i % len(paths)]
-                    started = time.monotonic()
                     try:
                         statuses.append(request(port, method, path, body)[0])
+                        answered_at.append(time.monotonic())
                     except OSError as error:  # a stalled request times out here
                         failures.append(f"{method} {path}: {error!r}")
-                    slowest.append(time.monotonic() - started)
                     i += 1
 
             threads = [threading.Thread(target=client) for _ in range(4)]
@@ -127,6 +126,7 @@ def test_redis_going_down_under_load_gives_no_5xx(database: str, outage: str) ->
                 thread.start()
             time.sleep(2)
             # the cache goes away mid-load
+            outage_at = time.monotonic()
             if outage == "killed":
                 redis.kill()
                 redis.wait()
@@ -139,8 +139,9 @@ def test_redis_going_down_under_load_gives_no_5xx(database: str, outage: str) ->
     assert failures == []
     assert len(statuses) > 50
     assert [s for s in statuses if s >= 500] == []
-    # Slower without the cache, never stalled: a cache that is gone costs a refused connection.
-    assert max(slowest) < 5, sorted(slowest)[-5:]
+    # Slower without the cache, never stalled: a cache that is gone costs a refused connection
+    # or a short timeout, so the site kept answering (a stalled one answers none after it).
+    assert len([at for at in answered_at if at > outage_at]) >= 20
 
 
 def _postgres_url(name: str) -> str:
