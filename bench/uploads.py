@@ -7,8 +7,9 @@ a content-stream bomb); the task worker then reads everything queued.
     .venv/bin/python bench/uploads.py
 
 Prints JSON: each request's status and milliseconds, the web worker's peak memory above idle (its
-own high-water mark), and the task worker's (with the children that decode for it: the largest
-sum of their resident memory, sampled every 20 ms) above idle.
+own high-water mark), and the task worker's above idle, with the children that decode for it
+(the largest sum of their proportional share of memory, shared pages counted once, sampled every
+20 ms), and the worker's and its children's parts alone.
 Goals: web worker at most 150 MB above idle (it decodes nothing), task worker at most 400 MB,
 no upload request over 1 s.
 """
@@ -65,16 +66,44 @@ def _tree(pid: int) -> list[int]:
     return pids
 
 
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def _pss(pid: int) -> int:
+    """A process's proportional share of memory: pages it shares (a child just forked, libraries)
+    count once across the processes that share them, as resident memory does not."""
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
 class Sampler(threading.Thread):
-    """The largest resident memory of a process and its descendants together."""
+    """The largest memory (proportional share) of a process and its descendants together, and of
+    each alone."""
 
     def __init__(self, pid: int) -> None:
         super().__init__(daemon=True)
         self.pid, self.peak, self.stopped = pid, 0, threading.Event()
+        self.own_peak = self.children_peak = 0
 
     def run(self) -> None:
+        mine = _cmdline(self.pid)
         while not self.stopped.wait(0.02):
-            self.peak = max(self.peak, sum(_rss(p) for p in _tree(self.pid)))
+            own = _pss(self.pid)
+            # A child that has not yet run its own program is the worker itself, its memory
+            # shared (fork) or the very same (vfork, where even the proportional share counts it
+            # twice): only the programs it started count.
+            children = sum(_pss(p) for p in _tree(self.pid)[1:] if _cmdline(p) != mine)
+            self.peak = max(self.peak, own + children)
+            self.own_peak, self.children_peak = max(self.own_peak, own), max(self.children_peak, children)
 
 
 def _multipart(fields: dict[str, str], files: list[tuple[str, str, bytes]]) -> tuple[bytes, str]:
@@ -210,12 +239,15 @@ def main() -> None:
     worker = subprocess.Popen(
         [PYTHON, "manage.py", "worker", "--child", "--interval", "0.2"], cwd=ROOT, env=env, stderr=subprocess.DEVNULL
     )
-    time.sleep(3)  # started and idle
-    idle_task = sum(_rss(p) for p in _tree(worker.pid))
+    from catalog.models import Scan, WorkerBeat
+
+    deadline = time.monotonic() + 120
+    while not WorkerBeat.objects.exists() and time.monotonic() < deadline:
+        time.sleep(0.2)  # it beats once its recognisers are loaded: ready and idle
+    time.sleep(1)
+    idle_task = sum(_pss(p) for p in _tree(worker.pid))
     sampler = Sampler(worker.pid)
     sampler.start()
-    from catalog.models import Scan
-
     deadline = time.monotonic() + 900
     while Scan.objects.filter(status__in=Scan.WAITING).exists() and time.monotonic() < deadline:
         time.sleep(0.5)
@@ -223,6 +255,8 @@ def main() -> None:
     worker.send_signal(signal.SIGTERM)
     worker.wait(timeout=60)
     results["task_mb_above_idle"] = round((sampler.peak - idle_task) / 2**20, 1)
+    results["task_worker_alone_mb_above_idle"] = round((sampler.own_peak - idle_task) / 2**20, 1)
+    results["decoding_children_peak_mb"] = round(sampler.children_peak / 2**20, 1)
     results["scans"] = dict(
         (status, Scan.objects.filter(status=status).count()) for status in ("done", "failed", "queued", "running")
     )

@@ -19,6 +19,7 @@ from django.utils import timezone
 from django_tasks import task
 
 from catalog.models import LEASE_LOST, PICTURE_REFUSED, Scan, WorkerBeat
+from scanning import reader
 from webutil import leases
 
 # Kept on a scan that could not be read (with what failed, for whoever looks into it); its owner
@@ -79,6 +80,7 @@ def read_scan(scan_id: int) -> str:
         return "skipped"
     with leases.held(scan):
         result, status, error = _read(scan)
+    reader.give_back()  # the reading's memory, before the next file's decoding child starts
     Scan.objects.filter(pk=scan.pk).update(
         status=status, result=result, error=error, finished_at=timezone.now(), lease_until=None
     )

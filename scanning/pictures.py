@@ -215,14 +215,13 @@ def run_bounded(operation: str, data: bytes, *, memory: int, seconds: float, **o
     if operation not in _OPERATIONS:
         raise ValueError(operation)
 
-    def limit() -> None:  # in the child, before it loads anything
-        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-        resource.setrlimit(resource.RLIMIT_CPU, (int(seconds) + 1, int(seconds) + 1))
-
-    command = [sys.executable, "-m", "scanning.pictures", operation, json.dumps(options)]
+    # The child limits itself before it reads anything: no preexec_fn, so that the caller (a
+    # worker holding the recogniser's models) is not forked whole first, only started anew.
+    bounds = {"memory": memory, "seconds": int(seconds) + 1}
+    command = [sys.executable, "-m", "scanning.pictures", operation, json.dumps(options), json.dumps(bounds)]
     try:
         done = subprocess.run(  # noqa: S603  # our own module, with our own arguments
-            command, input=data, capture_output=True, timeout=seconds, preexec_fn=limit, check=False, cwd=_ROOT
+            command, input=data, capture_output=True, timeout=seconds, check=False, cwd=_ROOT
         )
     except subprocess.TimeoutExpired:
         raise PictureError("too_costly") from None
@@ -237,7 +236,9 @@ def run_bounded(operation: str, data: bytes, *, memory: int, seconds: float, **o
     raise PictureError(code, **detail)
 
 
-def _child(operation: str, options: dict[str, Any]) -> int:
+def _child(operation: str, options: dict[str, Any], bounds: dict[str, int]) -> int:
+    resource.setrlimit(resource.RLIMIT_AS, (bounds["memory"], bounds["memory"]))
+    resource.setrlimit(resource.RLIMIT_CPU, (bounds["seconds"], bounds["seconds"]))
     data = sys.stdin.buffer.read()
     try:
         if operation == "image":
@@ -260,4 +261,4 @@ def _child(operation: str, options: dict[str, Any]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(_child(sys.argv[1], json.loads(sys.argv[2])))
+    sys.exit(_child(sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3])))

@@ -3,6 +3,11 @@ the sheet's headings never taken for cards; the player's name beside its heading
 
 from __future__ import annotations
 
+import itertools
+
+from hypothesis import given
+from hypothesis import strategies as st
+
 from scanning import CardRef, TextLine
 from scanning.sheet import read_sheet
 
@@ -61,3 +66,37 @@ def test_a_typed_list_and_lines_not_understood() -> None:
     assert reading.lines[2].text == "貂蟬蟬"
     assert ("YXJQ-003", reading.lines[3].alternatives[0][1]) == reading.lines[3].alternatives[0]
     assert read_sheet([], CARDS).lines == []
+
+
+@given(width=st.integers(100, 4000), height=st.integers(1, 9000))
+def test_a_pages_bands_share_it_out_and_hold_whole_every_line_they_own(width: int, height: int) -> None:
+    from scanning.reader import BAND_MIN, BAND_OVERLAP, OVERLAP_MIN, bands
+
+    found = bands(width, height)
+    assert found[0][2] == 0 and found[-1][3] == height
+    for (_t, _b, _own_top, own_bottom), (_t2, _b2, next_own_top, _ob2) in itertools.pairwise(found):
+        assert own_bottom == next_own_top  # the owned parts tile the page
+    overlap = max(OVERLAP_MIN, round(width * BAND_OVERLAP))
+    for top, bottom, own_top, own_bottom in found:
+        assert 0 <= top <= own_top <= own_bottom <= bottom <= height
+        assert bottom - top <= max(BAND_MIN, round(width / 2))  # what the detector searches at once
+        # A line shorter than the overlap whose middle this band owns lies inside it whole.
+        if top > 0:
+            assert own_top - top >= overlap // 2 - 1
+        if bottom < height:
+            assert bottom - own_bottom >= overlap // 2 - 1
+
+
+def test_a_whole_sheet_is_read_in_bands_each_row_once() -> None:
+    from scanning.reader import bands, read_lines
+    from tests.support.card_photos import sheet
+
+    entries = [(n % 3 + 1, "新兵", "YXJQ-003") for n in range(30)]  # rows across every band edge
+    page = sheet("陳大文", entries).resize((1650, 2334))
+    assert len(bands(*page.size)) >= 3
+    lines = read_lines(page, "page")
+    codes = [line for line in lines if "YXJQ-003" in line.text.replace(" ", "")]
+    assert len(codes) == len(entries)  # none lost at a band's edge, none read twice
+    for column in (0, 1):  # each row of each column read once: no two a line apart
+        tops = sorted(line.box[1] for line in codes if (line.box[0] > page.width / 2) == column)
+        assert len(tops) == 15 and all(b - a > 20 for a, b in itertools.pairwise(tops))

@@ -24,6 +24,7 @@ from django.db import DatabaseError, connections
 from django.utils import timezone
 
 from catalog.models import WorkerBeat
+from scanning import reader
 from webutil.query_time import for_work
 
 BEAT_SECONDS = 5.0
@@ -94,6 +95,7 @@ class Command(BaseCommand):
             finally:
                 connections.close_all()
 
+        reader.warm()  # before the first beat: a worker that beats is ready to read
         beat(name)
         threading.Thread(target=beating, name="heartbeat", daemon=True).start()
         worker = Worker(
