@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install messages makemessages migrate catalog lint format typecheck bench bench-scale audit serve-prod cluster clean
+.PHONY: run test test-fast check install messages makemessages migrate catalog lint format typecheck bench bench-scale audit serve-prod cluster clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,14 @@ run: catalog
 
 test: messages
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The edit-test loop: the tests of the apps changed against main and the fast ones (tests/fast.py),
+# on SQLite, without the browser and the tests that start servers of their own.
+test-fast: messages
+	$(BIN)/python -m pytest -q -m "not browser and not once" $$($(BIN)/python tests/fast.py) $(PYTEST_ARGS)
+
+# Before a commit: lint, import contracts, migrations, types and the fast tests.
+check: lint typecheck test-fast
 
 lint: install
 	$(BIN)/ruff check .
