@@ -7,8 +7,11 @@ class CatalogConfig(AppConfig):
     verbose_name = "Catalogue"
 
     def ready(self) -> None:
-        from catalog import images, scans
+        from catalog import images, scans, tasks
         from catalog.models import CardImage, Scan
+        from webutil import leases
+
+        leases.recovers("scans", tasks.recover_lost)
 
         # However a picture goes (admin, bulk action, a card deleted), its files go with it.
         post_delete.connect(images.forget, sender=CardImage, dispatch_uid="card-image-files")

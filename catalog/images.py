@@ -48,7 +48,12 @@ WEBP_QUALITY = 85
 
 
 class ImageRejected(ValueError):
-    """An upload that is not stored, with the reason in words for the uploader."""
+    """An upload that is not stored, with the reason in words for the uploader (and, from a
+    decoding, scanning.pictures' code for it, which `refusal` words again later)."""
+
+    def __init__(self, message: str, code: str = "") -> None:
+        super().__init__(message)
+        self.code = code
 
 
 @dataclass(frozen=True)
@@ -139,7 +144,7 @@ def decode(data: bytes, longest: int) -> CleanImage:
             longest=longest,
         )
     except PictureError as exc:
-        raise ImageRejected(refusal(exc)) from None
+        raise ImageRejected(refusal(exc), exc.code) from None
     return CleanImage(data=webp, width=width, height=height, digest=hashlib.sha256(data).hexdigest()[:16])
 
 

@@ -24,4 +24,8 @@ class ContributionsConfig(AppConfig):
     verbose_name = "Contributions"
 
     def ready(self) -> None:
+        from contributions import tasks
+        from webutil import leases
+
+        leases.recovers("proposal photos", tasks.recover_lost)
         user_logged_in.connect(_remember_contributor, dispatch_uid="contributions-remember-contributor")

@@ -9,6 +9,7 @@ from django.db import models
 from django.urls import reverse
 
 from catalog.models import Card, CardChange
+from webutil.leases import Leased, States
 from webutil.storage import private_storage
 
 # At most this many open proposals per person: a queue curators can get through.
@@ -90,14 +91,30 @@ class Proposal(models.Model):
         return any(then != now for _name, then, now, _value in self.rows())
 
 
-class ProposalPhoto(models.Model):
+class ProposalPhoto(Leased):
+    """A photo of the proposed card's front or back. The request keeps the file as it was sent
+    (`source`) and the worker decodes it into the clean picture (`image`), under a lease
+    (contributions.tasks.prepare_photo); until then the photo is waiting."""
+
     class Side(models.TextChoices):
         FRONT = "front", "front"
         BACK = "back", "back"
 
+    class Status(models.TextChoices):
+        QUEUED = "queued", "queued"
+        RUNNING = "running", "running"
+        READY = "ready", "ready"
+        FAILED = "failed", "failed"
+
+    STATES = States("status", Status.QUEUED, Status.RUNNING, Status.FAILED)
+
     proposal = models.ForeignKey(Proposal, on_delete=models.CASCADE, related_name="photos")
     side = models.CharField(max_length=5, choices=Side.choices)
     image = models.FileField(storage=private_storage, max_length=200, editable=False)
+    source = models.FileField(storage=private_storage, max_length=200, blank=True, editable=False)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.READY)
+    # Why it could not be decoded: a code of scanning.pictures (catalog.images.refusal words it).
+    error = models.CharField(max_length=40, blank=True)
     width = models.PositiveIntegerField(default=0)
     height = models.PositiveIntegerField(default=0)
     digest = models.CharField(max_length=16, default="")
@@ -105,6 +122,20 @@ class ProposalPhoto(models.Model):
     class Meta:
         ordering = ["proposal", "side"]
         constraints = [models.UniqueConstraint(fields=["proposal", "side"], name="one_photo_per_proposal_side")]
+
+    @property
+    def ready(self) -> bool:
+        return self.status == self.Status.READY and bool(self.image.name)
+
+    @property
+    def waiting(self) -> bool:
+        return self.status in (self.Status.QUEUED, self.Status.RUNNING)
+
+    def refusal(self) -> str:
+        from catalog.images import refusal
+        from scanning.pictures import PictureError
+
+        return refusal(PictureError(self.error or "corrupt"))
 
     def __str__(self) -> str:
         return f"{self.proposal_id} {self.side}"

@@ -4,6 +4,7 @@ once never pass the open-proposal limit."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from typing import IO, Any
 
@@ -16,6 +17,8 @@ from django.utils.translation import gettext as _
 from catalog import changes, facts, images
 from catalog.models import Card, CardChange, CardImage, Scan
 from contributions.models import MAX_NOTE, MAX_OPEN, Proposal, ProposalPhoto
+from contributions.tasks import prepare_photo
+from webutil.storage import private_storage
 
 
 class ContributionError(ValueError):
@@ -133,39 +136,56 @@ def propose_with_photos(
 
 
 def add_photo(proposal_id: int, user: Any, side: Any, upload: IO[bytes]) -> ProposalPhoto:
-    """A photo of the card's front or back, cleaned as every upload is (content checked, EXIF
-    applied, metadata gone), kept private until the proposal is approved."""
+    """A photo of the card's front or back, checked from its header alone and kept as sent,
+    private; the worker decodes it into the clean picture (contributions.tasks.prepare_photo:
+    EXIF applied, metadata gone) and it waits until then."""
     if side not in ProposalPhoto.Side.values:
         raise ContributionError(_("The side is front or back."), "side")
     try:
-        clean = images.clean_upload(upload)
+        data, header = images.inspect_upload(upload)
     except images.ImageRejected as exc:
         raise ContributionError(str(exc), "image") from None
-    with transaction.atomic():
-        proposal = _locked_open(proposal_id)
-        if proposal.author_id != user.pk:
-            raise ContributionError(_("No such proposal."), status=404)
-        photo = ProposalPhoto.objects.filter(proposal=proposal, side=side).first() or ProposalPhoto(
-            proposal=proposal, side=side
-        )
-        old = photo.image.name if photo.pk else ""
-        name = photo.image.storage.save(f"proposals/{proposal.pk}/{side}-{clean.digest}.webp", ContentFile(clean.data))
-        photo.image.name = name
-        photo.width, photo.height, photo.digest = clean.width, clean.height, clean.digest
-        photo.save()
-        if old and old != name:
-            storage = photo.image.storage
-            transaction.on_commit(lambda: storage.delete(old))
-        return photo
+    digest = hashlib.sha256(data).hexdigest()[:16]
+    # Written before the proposal's row lock is taken (a 25 MB photo takes a while), and taken
+    # away again if the proposal refuses it.
+    storage = private_storage()
+    name = storage.save(f"proposals/{proposal_id}/{side}-sent-{digest}.{header.kind.lower()}", ContentFile(data))
+    try:
+        with transaction.atomic():
+            proposal = _locked_open(proposal_id)
+            if proposal.author_id != user.pk:
+                raise ContributionError(_("No such proposal."), status=404)
+            photo = ProposalPhoto.objects.filter(proposal=proposal, side=side).first() or ProposalPhoto(
+                proposal=proposal, side=side
+            )
+            old = [photo.image.name, photo.source.name] if photo.pk else []
+            photo.image.name, photo.source.name = "", name
+            photo.status, photo.error, photo.attempts, photo.lease_until = ProposalPhoto.Status.QUEUED, "", 0, None
+            photo.width, photo.height, photo.digest = header.width, header.height, ""
+            photo.save()
+            prepare_photo.enqueue(photo.pk)
+            _delete_on_commit([n for n in old if n and n != name])
+    except BaseException:
+        storage.delete(name)
+        raise
+    photo.refresh_from_db()
+    return photo
 
 
 def _drop_photos(proposal: Proposal) -> None:
-    photos = list(proposal.photos.all())
-    if not photos:
-        return
-    storage = photos[0].image.storage
-    names = [p.image.name for p in photos]
-    transaction.on_commit(lambda: [storage.delete(n) for n in names if storage.exists(n)])
+    _delete_on_commit([n for p in proposal.photos.all() for n in (p.image.name, p.source.name) if n])
+
+
+def _delete_on_commit(names: list[str]) -> None:
+    """Private files deleted once the transaction that stops referring to them commits."""
+
+    def delete() -> None:
+        storage = private_storage()
+        for name in names:
+            storage.delete(name)
+
+    if names:
+        transaction.on_commit(delete)
 
 
 def _reviewable(proposal_id: int, reviewer: Any) -> Proposal:
@@ -186,7 +206,12 @@ def approve(
         proposal = _reviewable(proposal_id, reviewer)
         card = Card.objects.select_for_update().get(pk=proposal.card_id)
         proposal.card = card
-        photos = list(proposal.photos.all())
+        if any(photo.waiting for photo in proposal.photos.all()):
+            raise ContributionError(
+                _("A photo of this proposal is still being prepared: review it in a moment."), status=409
+            )
+        # A photo that could not be read is no evidence: it never becomes a picture.
+        photos = [photo for photo in proposal.photos.all() if photo.ready]
         values = proposal.facts if edited is None else _checked(card, edited, photos=bool(photos))
         stale = [
             (name, proposal.base.get(name), getattr(card, name), value)

@@ -220,7 +220,7 @@ def photo(request: HtmxHttpRequest, pk: int, side: str) -> FileResponse:
     proposal = _visible(request, pk)
     found = get_object_or_404(ProposalPhoto, proposal=proposal, side=side)
     storage = found.image.storage
-    if not proposal.is_open or not storage.exists(found.image.name):
+    if not proposal.is_open or not found.ready or not storage.exists(found.image.name):
         raise Http404(_("No such photo."))
     response = FileResponse(storage.open(found.image.name, "rb"), content_type="image/webp")
     response["Cache-Control"] = "private, no-store"

@@ -10,7 +10,7 @@ same row, on SQLite and PostgreSQL alike, without holding a lock while the work 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
@@ -110,3 +110,18 @@ def recover(model: Any, states: States, *, failed: dict[str, Any]) -> list[Any]:
             **{states.field: states.queued}, lease_until=None
         )
     return again
+
+
+# What the worker's heartbeat runs to queue again the work of each kind whose worker died: each
+# app registers its own (AppConfig.ready), so that the worker knows no app above it.
+_RECOVERERS: dict[str, Callable[[], int]] = {}
+
+
+def recovers(name: str, recover_lost: Callable[[], int]) -> None:
+    """Register `recover_lost` (returns how many were queued again) for the worker's beats."""
+    _RECOVERERS[name] = recover_lost
+
+
+def recover_all() -> int:
+    """Every kind of lost work queued again (see `recovers`); how many in all."""
+    return sum(recover_lost() for recover_lost in _RECOVERERS.values())

@@ -4,7 +4,7 @@ after each quick failure. `make run` and `make serve-prod` start it.
 
 The child (`--child`) writes its heartbeat (catalog.models.WorkerBeat) every few seconds, which
 /readyz and /metrics report; on each beat it also queues again the work whose worker died (leases
-that ran out: catalog.tasks.recover_lost). Its SQL runs under background work's time bound.
+that ran out: webutil.leases.recover_all). Its SQL runs under background work's time bound.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from catalog.models import WorkerBeat
 from scanning import reader
+from webutil import leases
 from webutil.query_time import for_work
 
 BEAT_SECONDS = 5.0
@@ -34,11 +35,10 @@ MAX_BACKOFF = 30.0
 
 
 def beat(worker: str) -> None:
-    """This worker's heartbeat, and the lost work it finds, queued again."""
-    from catalog.tasks import recover_lost
-
+    """This worker's heartbeat, and the lost work it finds, queued again (each app's kind of
+    work, registered with webutil.leases.recovers)."""
     WorkerBeat.objects.update_or_create(worker=worker, defaults={"beat_at": timezone.now()})
-    recover_lost()
+    leases.recover_all()
 
 
 class Command(BaseCommand):

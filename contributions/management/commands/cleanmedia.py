@@ -81,7 +81,8 @@ class Command(BaseCommand):
 
     def _delete_decided_photos(self) -> int:
         storage = private_storage()
-        kept = set(ProposalPhoto.objects.filter(proposal__status=Proposal.Status.OPEN).values_list("image", flat=True))
+        open_photos = ProposalPhoto.objects.filter(proposal__status=Proposal.Status.OPEN)
+        kept = {name for pair in open_photos.values_list("image", "source") for name in pair if name}
         # Decided proposals' photos: their pictures were written again above, if they had to be.
         stale = [name for name in _walk(storage, "proposals") if name not in kept]
         for name in stale:
