@@ -184,6 +184,19 @@ def files() -> dict[str, tuple[str, bytes]]:
     }
 
 
+def _proposal() -> int:
+    """A new proposal of the benchmark's user, for one photo of its own (a photo of the same side
+    would replace the one before it before the worker reads it)."""
+    from django.contrib.auth import get_user_model
+
+    from catalog.models import Card
+    from contributions.services import propose
+
+    user = get_user_model().objects.get(username="bench")
+    card = Card.objects.filter(text__isnull=True).order_by("code").first()
+    return propose(user, card, {}, "bench", photos=True).pk
+
+
 def main() -> None:
     scratch = tempfile.mkdtemp(prefix="bench-uploads-")
     env = server_env(
@@ -227,10 +240,12 @@ def main() -> None:
                     ("/api/scans/", "image"),
                     ("/collection/scan/", "photos"),
                     (f"/events/{event}/paper/", "sheets"),
+                    (f"/api/proposals/{_proposal()}/photos/", "image"),
                 ]
             for path, field in routes:
                 who = other if path == "/collection/scan/" else session
-                body, kind = _multipart({"csrfmiddlewaretoken": who.cookies["csrftoken"]}, [(field, name, data)])
+                fields = {"csrfmiddlewaretoken": who.cookies["csrftoken"], "side": "front"}
+                body, kind = _multipart(fields, [(field, name, data)])
                 status, _data, ms = who.send("POST", path, body, {"Content-Type": kind})
                 slowest = max(slowest, ms)
                 results["requests"].append({"file": label, "route": path, "status": status, "ms": round(ms)})
@@ -248,8 +263,14 @@ def main() -> None:
     idle_task = sum(_pss(p) for p in _tree(worker.pid))
     sampler = Sampler(worker.pid)
     sampler.start()
+    from contributions.models import ProposalPhoto
+
     deadline = time.monotonic() + 900
-    while Scan.objects.filter(status__in=Scan.WAITING).exists() and time.monotonic() < deadline:
+    waiting = [ProposalPhoto.Status.QUEUED, ProposalPhoto.Status.RUNNING]
+    photos_waiting = ProposalPhoto.objects.filter(status__in=waiting)
+    while (Scan.objects.filter(status__in=Scan.WAITING).exists() or photos_waiting.exists()) and (
+        time.monotonic() < deadline
+    ):
         time.sleep(0.5)
     sampler.stopped.set()
     worker.send_signal(signal.SIGTERM)
@@ -259,6 +280,9 @@ def main() -> None:
     results["decoding_children_peak_mb"] = round(sampler.children_peak / 2**20, 1)
     results["scans"] = dict(
         (status, Scan.objects.filter(status=status).count()) for status in ("done", "failed", "queued", "running")
+    )
+    results["proposal_photos"] = dict(
+        (status, ProposalPhoto.objects.filter(status=status).count()) for status in ("ready", "failed", "queued")
     )
     results["goals"] = GOALS
     results["met"] = (
