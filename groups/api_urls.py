@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from league import api
+from groups import api
 
 urlpatterns = [
     path("groups/", api.GroupListView.as_view(), name="group-list"),

@@ -1,9 +1,9 @@
 from django.urls import path
 
-from league.views import formats, games
-from league.views import groups as views
+from groups.views import formats, games
+from groups.views import groups as views
 
-app_name = "league"
+app_name = "groups"
 urlpatterns = [
     path("groups/", views.my_groups, name="groups"),
     path("groups/join/<str:invite>/", views.join, name="join"),

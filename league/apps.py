@@ -3,7 +3,7 @@ from django.apps import AppConfig
 
 class LeagueConfig(AppConfig):
     name = "league"
-    verbose_name = "Play groups' pages and league"
+    verbose_name = "Play groups' league"
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:

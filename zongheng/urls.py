@@ -9,7 +9,7 @@ from collection import api_urls as collection_api_urls
 from contributions import api_urls as contributions_api_urls
 from decks import api_urls as decks_api_urls
 from events import api_urls as events_api_urls
-from league import api_urls as league_api_urls
+from groups import api_urls as groups_api_urls
 from zongheng import views as zongheng_views
 
 # Each app's API under /api/ (namespace `api`), and the schema and its documentation.
@@ -19,7 +19,7 @@ api_patterns = [
     *decks_api_urls.urlpatterns,
     *collection_api_urls.urlpatterns,
     *events_api_urls.urlpatterns,
-    *league_api_urls.urlpatterns,
+    *groups_api_urls.urlpatterns,
     path("schema/", zongheng_views.SchemaView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
@@ -32,7 +32,7 @@ api_patterns = [
 #   /collection/ /share/      collection
 #   /contributions/ /review/ /cards/<code>/propose/   contributions
 #   /events/ /e/              events
-#   /groups/                  league: play groups, their shared decks and league
+#   /groups/                  groups: play groups, their shared decks and league (views, api)
 #   /accounts/                accounts
 #   /api/                     each app's API, listed above
 #   /media/ /ping/ /healthz /readyz /metrics   zongheng
@@ -50,7 +50,7 @@ urlpatterns = [
     path("", include("collection.urls")),
     path("", include("contributions.urls")),
     path("", include("events.urls")),
-    path("", include("league.urls")),
+    path("", include("groups.urls")),
     path("", include("accounts.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

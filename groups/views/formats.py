@@ -14,9 +14,9 @@ from django.views.decorators.http import require_POST
 
 from events import services as event_services
 from groups import services
+from groups.forms import HouseFormatForm, shown_rules
 from groups.models import Group, HouseFormat
-from league.forms import HouseFormatForm, shown_rules
-from league.views.groups import member_group
+from groups.views.groups import member_group
 from webutil.confirm import unless_confirmed
 from webutil.requests import AuthedRequest
 
@@ -48,9 +48,9 @@ def new_format(request: AuthedRequest, group_id: int) -> HttpResponse:
         house = _save(request, form, group, None)
         if house is not None:
             messages.success(request, _("Format added. Members can now choose it for their decks."))
-            return redirect("league:format", group_id=group.pk, format_id=house.pk)
+            return redirect("groups:format", group_id=group.pk, format_id=house.pk)
     context = {"group": group, "form": form, "house": None}
-    return render(request, "league/format.html", context, status=400 if form.errors else 200)
+    return render(request, "groups/format.html", context, status=400 if form.errors else 200)
 
 
 @login_required
@@ -65,11 +65,11 @@ def format_page(request: AuthedRequest, group_id: int, format_id: int) -> HttpRe
     if form is not None and request.method == "POST" and form.is_valid():
         if _save(request, form, group, house) is not None:
             messages.success(request, _("Saved. The decks in this format are being checked again."))
-            return redirect("league:format", group_id=group.pk, format_id=house.pk)
+            return redirect("groups:format", group_id=group.pk, format_id=house.pk)
         house.refresh_from_db()
     frozen = event_services.event_freezing_format(house.key) if owner else None
     context = {"group": group, "house": house, "form": form, "rules": shown_rules(house), "frozen": frozen}
-    return render(request, "league/format.html", context, status=400 if form is not None and form.errors else 200)
+    return render(request, "groups/format.html", context, status=400 if form is not None and form.errors else 200)
 
 
 @login_required
@@ -83,7 +83,7 @@ def delete_format(request: AuthedRequest, group_id: int, format_id: int) -> Http
         title=_("Delete the format “%(name)s”?") % {"name": house.name},
         message=_("Decks in this format move to the standard format."),
         button=_("Delete the format"),
-        back=reverse("league:format", args=[group.pk, house.pk]),
+        back=reverse("groups:format", args=[group.pk, house.pk]),
     )
     if asked:
         return asked
@@ -91,6 +91,6 @@ def delete_format(request: AuthedRequest, group_id: int, format_id: int) -> Http
         services.delete_format(house, request.user)
     except services.GroupError as exc:
         messages.error(request, str(exc))
-        return redirect("league:format", group_id=group.pk, format_id=house.pk)
+        return redirect("groups:format", group_id=group.pk, format_id=house.pk)
     messages.success(request, _("Format deleted."))
-    return redirect("league:group", group_id=group.pk)
+    return redirect("groups:group", group_id=group.pk)

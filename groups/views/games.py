@@ -11,9 +11,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from groups.models import Membership
+from groups.views.groups import game_form, group_page, group_url, member_group
 from league import services
 from league.models import Game
-from league.views.groups import game_form, group_page, group_url, member_group
 from webutil.confirm import unless_confirmed
 from webutil.requests import AuthedRequest
 

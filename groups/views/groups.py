@@ -16,8 +16,8 @@ from decks.i18n import label_formats
 from decks.models import Deck
 from decks.views.decks import deck_table
 from groups import services
+from groups.forms import AddMemberForm, GameForm, GroupForm
 from groups.models import Group, Membership
-from league.forms import AddMemberForm, GameForm, GroupForm
 from league.models import Game
 from league.queries import league
 from webutil.confirm import unless_confirmed
@@ -42,12 +42,12 @@ def my_groups(request: AuthedRequest) -> HttpResponse:
             form.add_error("name", str(exc))
         else:
             messages.success(request, _("Group created. Send its invite link to the players."))
-            return redirect("league:group", group_id=group.pk)
+            return redirect("groups:group", group_id=group.pk)
     context = {
         "form": form,
         "groups": Group.objects.of(request.user).with_member_count().select_related("owner"),
     }
-    return render(request, "league/my_groups.html", context, status=400 if form.errors else 200)
+    return render(request, "groups/my_groups.html", context, status=400 if form.errors else 200)
 
 
 def game_form(request: AuthedRequest, group: Group, members: list[Membership], data: object = None) -> GameForm:
@@ -79,7 +79,7 @@ def group_page(request: AuthedRequest, group_id: int, form: GameForm | None = No
         "group": group,
         "owner": owner,
         "members": members,
-        "invite_url": request.build_absolute_uri(reverse("league:join", args=[group.invite])) if owner else "",
+        "invite_url": request.build_absolute_uri(reverse("groups:join", args=[group.invite])) if owner else "",
         "add_form": AddMemberForm() if owner else None,
         "game_form": form or game_form(request, group, members),
         "waiting": waiting,
@@ -93,7 +93,7 @@ def group_page(request: AuthedRequest, group_id: int, form: GameForm | None = No
         **decks,
     }
     status = 400 if (form is not None and form.errors) or not valid else 200
-    return render(request, "league/group.html", context, status=status)
+    return render(request, "groups/group.html", context, status=status)
 
 
 @login_required
@@ -109,13 +109,13 @@ def join(request: AuthedRequest, invite: str) -> HttpResponse:
             group, new = services.join(request.user, invite)
         except services.GroupError as exc:
             messages.error(request, str(exc))
-            return redirect("league:groups")
+            return redirect("groups:groups")
         if new:
             messages.success(request, _("You joined “%(name)s”.") % {"name": group.name})
-        return redirect("league:group", group_id=group.pk)
+        return redirect("groups:group", group_id=group.pk)
     member = Membership.objects.filter(group=group, user=request.user).exists()
     count = Membership.objects.filter(group=group).count()
-    return render(request, "league/join.html", {"group": group, "member": member, "count": count})
+    return render(request, "groups/join.html", {"group": group, "member": member, "count": count})
 
 
 @login_required
@@ -132,7 +132,7 @@ def add_member(request: AuthedRequest, group_id: int) -> HttpResponse:
             messages.success(request, _("%(name)s is now a member.") % {"name": user.username})
     else:
         messages.error(request, _("Give the player's username."))
-    return redirect("league:group", group_id=group.pk)
+    return redirect("groups:group", group_id=group.pk)
 
 
 @login_required
@@ -175,13 +175,13 @@ def remove_member(request: AuthedRequest, group_id: int, username: str) -> HttpR
         return redirect(group_url(group))
     if leaving:
         messages.success(request, _("You left “%(name)s”.") % {"name": group.name})
-        return redirect("league:groups")
+        return redirect("groups:groups")
     messages.success(request, _("%(name)s is no longer a member.") % {"name": username[:40]})
     return redirect(group_url(group))
 
 
 def group_url(group: Group) -> str:
-    return reverse("league:group", args=[group.pk])
+    return reverse("groups:group", args=[group.pk])
 
 
 @login_required
@@ -218,4 +218,4 @@ def delete(request: AuthedRequest, group_id: int) -> HttpResponse:
         return asked
     services.delete_group(group, request.user)
     messages.success(request, _("The group “%(name)s” is deleted.") % {"name": group.name})
-    return redirect("league:groups")
+    return redirect("groups:groups")
