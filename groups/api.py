@@ -21,9 +21,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from decks.api.decks import API_SORTS, DeckListView, DeckPageSerializer
+from decks.api.decks import LIST_PARAMETERS, DeckListView, DeckPageSerializer
 from decks.models import Deck, DeckQuerySet
-from groups import formats
 from groups import services as group_services
 from groups.models import (
     MAX_COPY_LIMIT,
@@ -398,24 +397,13 @@ class GroupDeckListView(DeckListView):
     group: Group
 
     def get_queryset(self, request: Request) -> DeckQuerySet:
-        if request.query_params.get("buildable", "0") not in ("0", "1"):
-            raise ValidationError({"buildable": [_("must be 0 or 1")]})
+        for flag in ("buildable", "legal"):
+            if request.query_params.get(flag, "0") not in ("0", "1"):
+                raise ValidationError({flag: [_("must be 0 or 1")]})
         return Deck.objects.shared_with(self.group)
 
     @extend_schema(
-        parameters=[
-            OpenApiParameter(
-                "buildable", {"type": "integer", "enum": [0, 1]}, description="1: only decks I can build now"
-            ),
-            OpenApiParameter("sort", {"type": "string", "enum": list(API_SORTS)}),
-            OpenApiParameter(
-                "format",
-                {"type": "string", "maxLength": 20, "pattern": formats.KEY_PATTERN},
-                description="Only decks of this format: an official one or a house format's key",
-            ),
-            OpenApiParameter("cursor", {"type": "string", "maxLength": 200}, description="From a `next` link"),
-            OpenApiParameter("page_size", {"type": "integer", "minimum": 1, "maximum": 500}),
-        ],
+        parameters=LIST_PARAMETERS,
         responses={200: DeckPageSerializer, 400: ERROR, 401: ERROR, 404: ERROR},
         operation_id="groups_decks_list",
     )

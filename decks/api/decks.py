@@ -30,7 +30,7 @@ from decks.api.checker import VerdictOutputSerializer
 from decks.api.fields import FormatField
 from decks.close import DEFAULT_MISSING, MAX_MISSING, Suggestion, close_enough
 from decks.data import DeckData
-from decks.filters import COLLECTION_SORTS, ordering
+from decks.filters import COLLECTION_SORTS, DeckFilter, ordering
 from decks.forms import clean_tags
 from decks.legality import check_deck_snapshot, deck_for_rules
 from decks.models import MAX_DESCRIPTION, MAX_ENTRY_COUNT, MAX_TAG, MAX_TAGS, Deck, DeckQuerySet
@@ -235,6 +235,54 @@ def _save(deck: Deck, data: DeckData, payload: dict[str, Any], note: str) -> Dec
     return deck
 
 
+# The deck list page's own filters (decks.filters.DeckFilter), taken by the API as the page takes
+# them: one FilterSet for both. `legal` is 0 or 1 here, as the API's other flags.
+PAGE_FILTERS = {
+    "general": "Only decks led by this general: its code or its name",
+    "faction": "Only decks whose general is of this faction",
+    "tag": "Only decks with this tag",
+}
+
+
+def _page_filters(request: Request, decks: DeckQuerySet) -> DeckQuerySet:
+    given = {name: request.query_params[name] for name in PAGE_FILTERS if name in request.query_params}
+    if given.get("faction") == "":  # a choice given empty: the schema lists no empty faction
+        raise ValidationError({"faction": [_("A value is needed.")]})
+    if request.query_params.get("legal") == "1":
+        given["legal"] = "1"
+    found = DeckFilter(given, queryset=decks, request=request)
+    if not found.is_valid():
+        raise ValidationError(found.errors)
+    return cast(DeckQuerySet, found.qs)
+
+
+def _filter_parameter(name: str, description: str) -> OpenApiParameter:
+    """A page filter as the schema documents it, from the FilterSet's own field."""
+    field = DeckFilter.base_filters[name]
+    choices = field.extra.get("choices")
+    if choices:
+        return OpenApiParameter(
+            name, {"type": "string", "enum": [value for value, _label in choices]}, description=description
+        )
+    return OpenApiParameter(name, {"type": "string", "maxLength": field.extra["max_length"]}, description=description)
+
+
+# What every deck list of the API takes (mine and the public ones, a group's).
+LIST_PARAMETERS = [
+    OpenApiParameter("buildable", {"type": "integer", "enum": [0, 1]}, description="1: only decks I can build now"),
+    OpenApiParameter("sort", {"type": "string", "enum": list(API_SORTS)}),
+    OpenApiParameter(
+        "format",
+        {"type": "string", "maxLength": MAX_KEY, "pattern": formats.KEY_PATTERN},
+        description="Only decks of this format: an official one or a house format's key",
+    ),
+    *(_filter_parameter(name, description) for name, description in PAGE_FILTERS.items()),
+    OpenApiParameter("legal", {"type": "integer", "enum": [0, 1]}, description="1: only decks legal in their format"),
+    OpenApiParameter("cursor", {"type": "string", "maxLength": 200}, description="From a `next` link"),
+    OpenApiParameter("page_size", {"type": "integer", "minimum": 1, "maximum": 500}),
+]
+
+
 class DeckPageSerializer(serializers.Serializer):
     next = serializers.CharField(allow_null=True)
     previous = serializers.CharField(allow_null=True)
@@ -247,7 +295,7 @@ class DeckListView(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
     def get_queryset(self, request: Request) -> DeckQuerySet:
-        for flag in ("public", "buildable"):
+        for flag in ("public", "buildable", "legal"):
             if request.query_params.get(flag, "0") not in ("0", "1"):
                 raise ValidationError({flag: [_("must be 0 or 1")]})
         if request.user.is_authenticated and request.query_params.get("public") != "1":
@@ -269,22 +317,12 @@ class DeckListView(APIView):
             raise ValidationError({"sort": [_("Log in to compare decks with your collection.")]})
         if buildable:
             decks = decks.filter(Q(missing=0))
-        return decks, ordering(sort, buildable=buildable)
+        return _page_filters(request, decks), ordering(sort, buildable=buildable)
 
     @extend_schema(
         parameters=[
             OpenApiParameter("public", {"type": "integer", "enum": [0, 1]}, description="1: everyone's public decks"),
-            OpenApiParameter(
-                "buildable", {"type": "integer", "enum": [0, 1]}, description="1: only decks I can build now"
-            ),
-            OpenApiParameter("sort", {"type": "string", "enum": list(API_SORTS)}),
-            OpenApiParameter(
-                "format",
-                {"type": "string", "maxLength": MAX_KEY, "pattern": formats.KEY_PATTERN},
-                description="Only decks of this format: an official one or a house format's key",
-            ),
-            OpenApiParameter("cursor", {"type": "string", "maxLength": 200}, description="From a `next` link"),
-            OpenApiParameter("page_size", {"type": "integer", "minimum": 1, "maximum": 500}),
+            *LIST_PARAMETERS,
         ],
         responses={200: DeckPageSerializer, 400: ERROR, 404: ERROR},
         operation_id="decks_list",
