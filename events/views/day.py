@@ -5,9 +5,10 @@ pairings, standings as CSV, and the venue's public page of pairings and standing
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from functools import wraps
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.contrib import messages
@@ -16,6 +17,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.paginator import Page, Paginator
 from django.db.models import QuerySet
+from django.forms import BaseForm
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -70,6 +72,41 @@ def _refused(request: HtmxHttpRequest, event: Event, message: str) -> HttpRespon
     else:
         back, label = reverse("events:submit", args=[event.token]), _("Back to the event")
     return render(request, "error.html", {"message": message, "back": back, "back_label": label}, status=400)
+
+
+class Refused(Exception):
+    """What a day action did not do, and why: answered as a refusal of the day's rules is."""
+
+
+FormT = TypeVar("FormT", bound=BaseForm)
+
+
+def valid(form: FormT) -> FormT:
+    """The form, when it is valid; else Refused, with its errors in one line."""
+    if not form.is_valid():
+        raise Refused(_form_message(form))
+    return form
+
+
+def day_action(view: Callable[..., HttpResponse | None]) -> Callable[..., HttpResponse]:
+    """A change to the day from the organisers' page, written once: logged in, POST only, on an
+    event this user runs (a 404 to anyone else; the view is given the event, not its id). What
+    the day's rules refuse (day.TournamentError, Refused) is answered with its reason (400) and
+    the way back; an action that answers nothing goes back to the day's page. The rules and
+    their locks are the services' (events.day, events.tools)."""
+
+    @login_required
+    @require_POST
+    @wraps(view)
+    def action(request: AuthedRequest, event_id: int, **kwargs: Any) -> HttpResponse:
+        event = _run(request, event_id)
+        try:
+            answer = view(request, event, **kwargs)
+        except (day.TournamentError, Refused) as exc:
+            return _refused(request, event, str(exc))
+        return _back(event) if answer is None else answer
+
+    return action
 
 
 def _names(event: Event) -> dict[int, str]:
@@ -266,39 +303,31 @@ def day_page(request: AuthedRequest, event_id: int) -> HttpResponse:
     return render(request, "events/day.html", context)
 
 
-@login_required
-@require_POST
-def day_settings(request: AuthedRequest, event_id: int) -> HttpResponse:
-    event = _run(request, event_id)
+@day_action
+def day_settings(request: AuthedRequest, event: Event) -> HttpResponse | None:
     if event.organiser_id != request.user.pk:
         raise Http404(_("Only the organiser changes the event's settings."))
-    form = TournamentSettingsForm(request.POST, instance=event)
-    if not form.is_valid():
-        return _refused(request, event, _form_message(form))
+    form = valid(TournamentSettingsForm(request.POST, instance=event))
     services.change_settings(event, {name: form.cleaned_data[name] for name in form.Meta.fields})
     messages.success(request, _("Event settings saved."))
-    return _back(event)
+    return None
 
 
-@login_required
-@require_POST
-def add_judge(request: AuthedRequest, event_id: int) -> HttpResponse:
-    event = _run(request, event_id)
+@day_action
+def add_judge(request: AuthedRequest, event: Event) -> HttpResponse | None:
     if event.organiser_id != request.user.pk:
         raise Http404(_("Only the organiser changes the event's settings."))
     form = JudgeForm(request.POST)
     user = get_user_model().objects.filter(username=form.data.get("username", "")[:150]).first()
     if not form.is_valid() or user is None:
-        return _refused(request, event, _("No such user."))
+        raise Refused(_("No such user."))
     event.judges.add(user)
     messages.success(request, _("%(name)s can now pair and enter results.") % {"name": user.get_username()})
-    return _back(event)
+    return None
 
 
-@login_required
-@require_POST
-def player_action(request: AuthedRequest, event_id: int, player_id: int) -> HttpResponse:
-    event = _run(request, event_id)
+@day_action
+def player_action(request: AuthedRequest, event: Event, player_id: int) -> HttpResponse | None:
     player = get_object_or_404(event.players, pk=player_id)
     action = request.POST.get("action")
     if action in ("check_in", "check_out"):
@@ -306,65 +335,42 @@ def player_action(request: AuthedRequest, event_id: int, player_id: int) -> Http
     elif action in ("drop", "reinstate"):
         day.set_dropped(player, action == "drop", by=request.user)
     else:
-        return _refused(request, event, _("Unknown action."))
-    return _back(event)
+        raise Refused(_("Unknown action."))
+    return None
 
 
-@login_required
-@require_POST
-def seating(request: AuthedRequest, event_id: int) -> HttpResponse:
+@day_action
+def seating(request: AuthedRequest, event: Event) -> HttpResponse | None:
     """A player's first-round bye (before round 1) and fixed table."""
-    event = _run(request, event_id)
-    form = SeatingForm(request.POST)
-    if not form.is_valid():
-        return _refused(request, event, _form_message(form))
+    form = valid(SeatingForm(request.POST))
     player = event.players.filter(pk=form.cleaned_data["player"]).first()
     if player is None:
-        return _refused(request, event, _("No such player in this event."))
+        raise Refused(_("No such player in this event."))
     values: dict[str, Any] = {"fixed_table": form.cleaned_data["fixed_table"]}
     if not event.tournament_rounds.exists():
         values["first_round_bye"] = form.cleaned_data["first_round_bye"]
-    try:
-        day.set_seating(player, values)
-    except day.TournamentError as exc:
-        return _refused(request, event, str(exc))
-    return _back(event)
+    day.set_seating(player, values)
+    return None
 
 
-@login_required
-@require_POST
-def fix_list(request: AuthedRequest, event_id: int) -> HttpResponse:
+@day_action
+def fix_list(request: AuthedRequest, event: Event) -> HttpResponse | None:
     """The organiser replaces a player's list; recorded in the day's log."""
-    event = _run(request, event_id)
-    form = FixListForm(request.POST)
-    if not form.is_valid():
-        return _refused(request, event, _form_message(form))
-    try:
-        player = tools.fix_list(event, form.cleaned_data["player"], form.cleaned_data["text"], request.user)
-    except day.TournamentError as exc:
-        return _refused(request, event, str(exc))
+    form = valid(FixListForm(request.POST))
+    player = tools.fix_list(event, form.cleaned_data["player"], form.cleaned_data["text"], request.user)
     messages.success(request, _("The list of %(name)s is replaced.") % {"name": player.name})
-    return _back(event)
+    return None
 
 
-@login_required
-@require_POST
-def add_late_player(request: AuthedRequest, event_id: int) -> HttpResponse:
-    event = _run(request, event_id)
-    form = LatePlayerForm(request.POST)
-    if not form.is_valid():
-        return _refused(request, event, _form_message(form))
-    try:
-        day.add_player(event, form.cleaned_data["name"], form.cleaned_data["text"], request.user)
-    except day.TournamentError as exc:
-        return _refused(request, event, str(exc))
-    return _back(event)
+@day_action
+def add_late_player(request: AuthedRequest, event: Event) -> HttpResponse | None:
+    form = valid(LatePlayerForm(request.POST))
+    day.add_player(event, form.cleaned_data["name"], form.cleaned_data["text"], request.user)
+    return None
 
 
-@login_required
-@require_POST
-def pair(request: AuthedRequest, event_id: int) -> HttpResponse:
-    event = _run(request, event_id)
+@day_action
+def pair(request: AuthedRequest, event: Event) -> HttpResponse | None:
     try:
         if request.POST.get("top_cut"):
             day.pair_top_cut(event)
@@ -372,19 +378,17 @@ def pair(request: AuthedRequest, event_id: int) -> HttpResponse:
             day.repair_round(event, whole_number(request.POST.get("again", ""), max_digits=4) or 0)
         else:
             day.pair_next_round(event)
-    except (day.TournamentError, ValueError) as exc:
-        return _refused(request, event, str(exc))
-    return _back(event)
+    except ValueError as exc:  # a round number that is no number
+        raise Refused(str(exc)) from None
+    return None
 
 
-@login_required
-@require_POST
-def swap(request: AuthedRequest, event_id: int) -> HttpResponse:
+@day_action
+def swap(request: AuthedRequest, event: Event) -> HttpResponse | None:
     """Swap two players of the newest round by hand: a rematch is asked about first."""
-    event = _run(request, event_id)
     first, second = whole_number(request.POST.get("first")), whole_number(request.POST.get("second"))
     if first is None or second is None:
-        return _refused(request, event, _("Choose two different players of this round."))
+        raise Refused(_("Choose two different players of this round."))
     rematches = day.swap_rematches(event, first, second)
     if rematches:
         names = _names(event)
@@ -398,52 +402,32 @@ def swap(request: AuthedRequest, event_id: int) -> HttpResponse:
         )
         if asked:
             return asked
-    try:
-        day.swap(event, first, second, request.user)
-    except day.TournamentError as exc:
-        return _refused(request, event, str(exc))
-    return _back(event)
+    day.swap(event, first, second, request.user)
+    return None
 
 
-@login_required
-@require_POST
-def enter_result(request: AuthedRequest, event_id: int, match_id: int) -> HttpResponse:
-    event = _run(request, event_id)
+@day_action
+def enter_result(request: AuthedRequest, event: Event, match_id: int) -> HttpResponse | None:
     match = get_object_or_404(Match, round__event=event, pk=match_id)
-    form = GamesForm(request.POST)
-    if not form.is_valid():
-        return _refused(request, event, _form_message(form))
-    try:
-        day.enter_result(match, form.cleaned_data["wins"], form.cleaned_data["losses"], form.cleaned_data["draws"])
-    except day.TournamentError as exc:
-        return _refused(request, event, str(exc))
-    return _back(event)
+    form = valid(GamesForm(request.POST))
+    day.enter_result(match, form.cleaned_data["wins"], form.cleaned_data["losses"], form.cleaned_data["draws"])
+    return None
 
 
-@login_required
-@require_POST
-def round_clock(request: AuthedRequest, event_id: int, number: int) -> HttpResponse:
+@day_action
+def round_clock(request: AuthedRequest, event: Event, number: int) -> HttpResponse | None:
     """Pause, resume, add minutes to or end the newest round's clock."""
-    event = _run(request, event_id)
     round_ = get_object_or_404(event.tournament_rounds, number=number)
     minutes = whole_number(request.POST.get("minutes") or "0", max_digits=4)
-    try:
-        day.clock(round_, request.POST.get("action", ""), minutes or 0)
-    except day.TournamentError as exc:
-        return _refused(request, event, str(exc))
-    return _back(event)
+    day.clock(round_, request.POST.get("action", ""), minutes or 0)
+    return None
 
 
-@login_required
-@require_POST
-def edit_table(request: AuthedRequest, event_id: int, number: int) -> HttpResponse:
+@day_action
+def edit_table(request: AuthedRequest, event: Event, number: int) -> HttpResponse | None:
     """A table of the newest round by hand: two players paired (a rematch asked about first), a
     bye, a match loss, or the table removed."""
-    event = _run(request, event_id)
-    form = TableForm(request.POST)
-    if not form.is_valid():
-        return _refused(request, event, _form_message(form))
-    data = form.cleaned_data
+    data = valid(TableForm(request.POST)).cleaned_data
     try:
         if data["action"] == "loss":
             tools.match_loss(event, number, data["player_a"], request.user)
@@ -455,23 +439,18 @@ def edit_table(request: AuthedRequest, event_id: int, number: int) -> HttpRespon
                 event, number, data["table"], data["player_a"], data["player_b"], request.user, rematch=rematch
             )
     except tools.RematchError as exc:
-        asked = unless_confirmed(
+        return unless_confirmed(
             request,
             title=_("Make a rematch?"),
             message=str(exc),
             button=_("Pair them anyway"),
             back=reverse("events:day", args=[event.pk]),
         )
-        return asked or _back(event)
-    except day.TournamentError as exc:
-        return _refused(request, event, str(exc))
-    return _back(event)
+    return None
 
 
-@login_required
-@require_POST
-def delete_round(request: AuthedRequest, event_id: int, number: int) -> HttpResponse:
-    event = _run(request, event_id)
+@day_action
+def delete_round(request: AuthedRequest, event: Event, number: int) -> HttpResponse | None:
     asked = unless_confirmed(
         request,
         title=_("Delete round %(n)s?") % {"n": number},
@@ -481,39 +460,23 @@ def delete_round(request: AuthedRequest, event_id: int, number: int) -> HttpResp
     )
     if asked:
         return asked
-    try:
-        tools.delete_round(event, number, request.user)
-    except day.TournamentError as exc:
-        return _refused(request, event, str(exc))
-    return _back(event)
+    tools.delete_round(event, number, request.user)
+    return None
 
 
-@login_required
-@require_POST
-def give_penalty(request: AuthedRequest, event_id: int) -> HttpResponse:
-    event = _run(request, event_id)
-    form = PenaltyForm(request.POST, players=event.players.all())
-    if not form.is_valid():
-        return _refused(request, event, _form_message(form))
-    data = form.cleaned_data
-    try:
-        tools.give_penalty(event, data["player"], data["kind"], data["note"], request.user)
-    except day.TournamentError as exc:
-        return _refused(request, event, str(exc))
+@day_action
+def give_penalty(request: AuthedRequest, event: Event) -> HttpResponse | None:
+    data = valid(PenaltyForm(request.POST, players=event.players.all())).cleaned_data
+    tools.give_penalty(event, data["player"], data["kind"], data["note"], request.user)
     messages.success(request, _("The penalty is recorded."))
-    return _back(event)
+    return None
 
 
-@login_required
-@require_POST
-def new_deck_check(request: AuthedRequest, event_id: int, number: int) -> HttpResponse:
+@day_action
+def new_deck_check(request: AuthedRequest, event: Event, number: int) -> HttpResponse | None:
     """Pick tables of the newest round at random for a deck check, then show their lists."""
-    event = _run(request, event_id)
     count = whole_number(request.POST.get("tables") or "", max_digits=4)
-    try:
-        check = tools.deck_check(event, number, count or 0, request.user)
-    except day.TournamentError as exc:
-        return _refused(request, event, str(exc))
+    check = tools.deck_check(event, number, count or 0, request.user)
     return redirect("events:day-deck-check", event.pk, check.pk)
 
 
@@ -525,17 +488,12 @@ def deck_check_page(request: AuthedRequest, event_id: int, check_id: int) -> Htt
     return render(request, "events/deck_check.html", {"event": event, "check": tools.with_players(check)})
 
 
-@login_required
-@require_POST
-def publish_round(request: AuthedRequest, event_id: int, number: int) -> HttpResponse:
+@day_action
+def publish_round(request: AuthedRequest, event: Event, number: int) -> HttpResponse | None:
     """Publish a draft round to the players and the venue; its clock starts now."""
-    event = _run(request, event_id)
-    try:
-        tools.publish(event, number, request.user)
-    except day.TournamentError as exc:
-        return _refused(request, event, str(exc))
+    tools.publish(event, number, request.user)
     messages.success(request, _("Round %(n)s is published: its clock is running.") % {"n": number})
-    return _back(event)
+    return None
 
 
 def clock_text(seconds: int) -> str:
