@@ -25,28 +25,10 @@ DATA_FILE = Path(__file__).resolve().parent / "data" / "cards.json"
 _CHOICES: dict[str, set[str]] = {fact.name: set(fact.choices.values) for fact in CHOICE_FACTS if fact.choices}
 _INTS: dict[str, Fact] = {fact.name: fact for fact in FACTS.values() if fact.kind == INT}
 _TEXTS = ("cost_text", *(fact.name for fact in FACTS.values() if fact.kind == TEXT))
-# Field names of the data file's card records, in the order they are written.
-RECORD_KEYS = (
-    "code",
-    "name",
-    "set",
-    "kind",
-    "cost",
-    "cost_text",
-    "power",
-    "health",
-    "life",
-    "troop_class",
-    "affiliation",
-    "faction",
-    "speed",
-    "element",
-    "tier",
-    "stars",
-    "text",
-    "awakening",
-    "random_insert",
-)
+# Field names of the data file's card records, in the order they are written: the code and the
+# set that place a card, then its facts (catalog.facts.FACTS, in their order), then what the file
+# keeps beside them (a cost printed as words, a card that comes only as a random insert).
+RECORD_KEYS = ("code", "set", *FACTS, "cost_text", "random_insert")
 # Written after the others, and only when a card has them: names it had before, and where each
 # fact that did not come from the printed tables came from (a contribution's change id and note).
 OPTIONAL_KEYS = ("aliases", "provenance")
