@@ -49,7 +49,7 @@ from events.serializers import (
     StandingSerializer,
     TableInputSerializer,
 )
-from tournament import TIEBREAKERS
+from tournament import tiebreakers
 
 ERROR = OpenApiResponse(OpenApiTypes.OBJECT, description="{field: [messages]} or {detail: message}")
 
@@ -381,7 +381,7 @@ def standing_rows(event: Event) -> list[dict[str, Any]]:
     names = dict(event.players.values_list("pk", "name"))
     return [
         {"rank": row.rank, "player": row.player, "name": names[row.player], "points": row.points}
-        | {t.key: round(float(t.value(row)), 4) for t in TIEBREAKERS}
+        | {t.key: round(float(t.value(row)), 4) for t in tiebreakers()}
         for row in day.standings_of(event)
     ]
 

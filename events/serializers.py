@@ -28,7 +28,7 @@ from events.models import (
 from groups.models import Group
 from rules_check import FORMATS
 from rules_check.decklist import MAX_BYTES
-from tournament import TIEBREAKERS
+from tournament import tiebreakers
 from webutil.fields import StrictBooleanField, StrictCharField
 
 MAX_ID = 2**63 - 1
@@ -262,7 +262,7 @@ class StandingSerializer(serializers.Serializer):
 
     def get_fields(self) -> dict[str, serializers.Field]:
         fields: dict[str, serializers.Field] = super().get_fields()
-        for tiebreaker in TIEBREAKERS:  # one field each, in their order (tournament.TIEBREAKERS)
+        for tiebreaker in tiebreakers():  # one field each, in their order (tournament.TIEBREAKERS)
             fields[tiebreaker.key] = serializers.FloatField(help_text=f"{tiebreaker.label}, 0–1, 4 places")
         return fields
 

@@ -7,7 +7,7 @@ the site states on every event (README "Running an event").
 """
 
 from tournament.pairing import BYE, PairingError, pair_round
-from tournament.standings import TIEBREAKERS, Match, Points, Standing, Tiebreaker, standings
+from tournament.standings import TIEBREAKERS, Match, Points, Standing, Tiebreaker, standings, tiebreakers
 from tournament.tables import assign_tables
 from tournament.topcut import bracket_pairs
 
@@ -23,4 +23,5 @@ __all__ = [
     "bracket_pairs",
     "pair_round",
     "standings",
+    "tiebreakers",
 ]

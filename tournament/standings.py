@@ -88,6 +88,11 @@ TIEBREAKERS: tuple[Tiebreaker, ...] = (
 )
 
 
+def tiebreakers() -> tuple[Tiebreaker, ...]:
+    """TIEBREAKERS, read when called: what is drawn from it follows it, wherever it is used."""
+    return TIEBREAKERS
+
+
 def _record(row: Standing, own: int, other: int, draws: int, points: Points) -> None:
     row.matches += 1
     row.games += own + other + draws

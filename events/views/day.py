@@ -42,7 +42,7 @@ from events.forms import (
     TournamentSettingsForm,
 )
 from events.models import DAY_CHANGES, DeckCheck, Event, Match, Player, Round
-from tournament import TIEBREAKERS
+from tournament import tiebreakers
 from webutil.confirm import unless_confirmed
 from webutil.csv import csv_text
 from webutil.i18n import colon
@@ -148,7 +148,7 @@ def tiebreaker_order() -> str:
     """The tie-breakers as the day page names them in a sentence: "opponents' match-win %
     (OMW), game-win % (GW), …" in the reader's language."""
     separator = "、" if get_language().startswith("zh") else ", "
-    return separator.join(f"{_(t.label)} ({t.abbr})" for t in TIEBREAKERS)
+    return separator.join(f"{_(t.label)} ({t.abbr})" for t in tiebreakers())
 
 
 # Rows a page of the day shows at a time (players, tables, standings): a championship's 2,000
@@ -186,7 +186,7 @@ def day_context(
     standings = page_of(table, pages, "standings")
     # Each row of the page with its tie-breakers as whole percentages, in TIEBREAKERS' order.
     standings.object_list = [
-        (row, names[row.player], [round(100 * t.value(row)) for t in TIEBREAKERS]) for row in standings.object_list
+        (row, names[row.player], [round(100 * t.value(row)) for t in tiebreakers()]) for row in standings.object_list
     ]
     return {
         "event": event,
@@ -196,7 +196,7 @@ def day_context(
         "tables": tables if tables is not None else page_of([], pages, "tables"),
         "newest": rounds[-1] if rounds else None,
         "standings": standings,
-        "tiebreakers": [(t.abbr, _(t.label)) for t in TIEBREAKERS],
+        "tiebreakers": [(t.abbr, _(t.label)) for t in tiebreakers()],
         "tiebreaker_order": tiebreaker_order(),
         "table": table,
         "bracket": [r for r in _bracket(event, names) if drafts or r.published_at is not None],
@@ -519,10 +519,10 @@ def standings_csv(request: AuthedRequest, event_id: int) -> HttpResponse:
     event = _run(request, event_id)
     names = _names(event)
     rows = (
-        [row.rank, names[row.player], row.points, *(f"{float(t.value(row)):.4f}" for t in TIEBREAKERS)]
+        [row.rank, names[row.player], row.points, *(f"{float(t.value(row)):.4f}" for t in tiebreakers())]
         for row in day.standings_of(event)
     )
-    header = ["rank", "player", "points", *(t.key for t in TIEBREAKERS)]
+    header = ["rank", "player", "points", *(t.key for t in tiebreakers())]
     response = HttpResponse(csv_text(header, rows), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="standings-{event.pk}.csv"'
     return response

@@ -41,6 +41,27 @@ def test_the_tiebreakers_feed_the_table_the_csv_the_api_and_the_sentence(alice, 
     assert sentence.group(1) == ", ".join(f"{t.label} ({t.abbr})" for t in TIEBREAKERS).replace("'", "&#x27;")
 
 
+def test_a_new_tiebreaker_is_one_entry_that_appears_everywhere(alice, english, monkeypatch) -> None:
+    """A tie-breaker added to the registry alone shows in the table, the sentence, the CSV, the
+    API's rows and its schema: nothing else lists them."""
+    from fractions import Fraction
+
+    from tournament import Tiebreaker
+
+    fake = Tiebreaker("fake", "FK", "Fake share %", lambda row: Fraction(1, 2))
+    monkeypatch.setattr(importlib.import_module("tournament.standings"), "TIEBREAKERS", (*TIEBREAKERS, fake))
+    event = make_event(alice, players=6)
+    play_round(event)
+    client = logged_in(alice)
+    header = next(csv.reader(io.StringIO(client.get(f"/events/{event.pk}/standings.csv").content.decode("utf-8-sig"))))
+    assert header[-1] == "fake"
+    assert client.get(f"/api/events/{event.pk}/standings/").json()[0]["fake"] == 0.5
+    schema = Client().get("/api/schema/?format=json").json()["components"]["schemas"]
+    assert "fake" in next(s for name, s in schema.items() if name.startswith("Standing"))["properties"]
+    page = client.get(f"/events/{event.pk}/day/").content.decode()
+    assert '<abbr title="Fake share %">FK</abbr>' in page and "Fake share % (FK), then a drawn lot" in page
+
+
 def test_the_order_of_the_registry_is_the_order_of_the_standings(monkeypatch: pytest.MonkeyPatch) -> None:
     """1 and 2 both win twice: 1's opponents did better (OMW), 2 won more games (GW). The first
     tie-breaker of the list decides."""
