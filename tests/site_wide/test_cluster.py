@@ -157,7 +157,12 @@ def test_a_picture_sent_to_one_server_is_served_by_the_other_and_a_change_shows_
     )
     with urllib.request.urlopen(upload, timeout=30) as response:
         assert response.status == 201
-    status, approved = _call(f"{running.url('b')}/api/proposals/{proposal['id']}/approve/", "POST", {}, cora)
+    # The worker prepares the photo first; until then a curator is asked to come back (409).
+    for _ in range(120):
+        status, approved = _call(f"{running.url('b')}/api/proposals/{proposal['id']}/approve/", "POST", {}, cora)
+        if status != 409:
+            break
+        time.sleep(0.5)
     assert status == 200 and approved["status"] == "approved"
     for _ in range(10):  # every answer of the other server, at once
         status, card = _call(f"{running.url('a')}/api/cards/{code}/")

@@ -114,7 +114,9 @@ def test_proposal_photos_stay_private_in_the_bucket_until_approved(
     bucket, alice, charlie, alice_client: Client, media_root, django_capture_on_commit_callbacks
 ) -> None:
     proposal = propose(alice, cost="3")
-    photo = services.add_photo(proposal.pk, alice, "front", io.BytesIO(picture_bytes("JPEG", (300, 420))))
+    with django_capture_on_commit_callbacks(execute=True):  # the file as sent goes once it is read
+        photo = services.add_photo(proposal.pk, alice, "front", io.BytesIO(picture_bytes("JPEG", (300, 420))))
+    photo.refresh_from_db()
     key = f"private/{photo.image.name}"
     assert _keys(bucket) == [key] and stored_files(media_root) == []
     assert alice_client.get(f"/contributions/{proposal.pk}/photos/front/").status_code == 200
