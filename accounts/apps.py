@@ -1,5 +1,8 @@
 from django.apps import AppConfig
 
+# The imports of models and services sit inside the functions below: Django reads an apps.py
+# before its app registry is ready, when no model may be imported yet.
+
 
 class AccountsConfig(AppConfig):
     name = "accounts"

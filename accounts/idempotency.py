@@ -21,6 +21,7 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from rest_framework.authtoken.models import Token
 
 from accounts.models import IdempotentAnswer
 from webutil import bounds
@@ -79,8 +80,6 @@ def writer(request: HttpRequest) -> Any:
     scheme, _sep, token = request.headers.get("Authorization", "").partition(" ")
     if scheme != "Token" or not token or len(token) > 64:
         return None
-    from rest_framework.authtoken.models import Token
-
     found = Token.objects.select_related("user").filter(key=token).first()
     return found.user if found is not None and found.user.is_active else None
 

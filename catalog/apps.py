@@ -1,6 +1,9 @@
 from django.apps import AppConfig
 from django.db.models.signals import post_delete
 
+# The imports of models and services sit inside the functions below: Django reads an apps.py
+# before its app registry is ready, when no model may be imported yet.
+
 
 class CatalogConfig(AppConfig):
     name = "catalog"

@@ -57,7 +57,7 @@ def _new_stamp() -> str:
 def _read() -> str | None:
     """The stamp's row, by its primary key through a plain cursor: the query runs on every
     request that shows catalogue data, and the ORM's compiling of it cost more than the query."""
-    from catalog.models import CatalogState
+    from catalog.models import CatalogState  # here: catalog.models reads this module
 
     table = connection.ops.quote_name(CatalogState._meta.db_table)
     with connection.cursor() as cursor:
@@ -119,7 +119,7 @@ class _Listener:
             self.stale = True
             if self.conn is None or self.pid != os.getpid():
                 return
-            import psycopg
+            import psycopg  # PostgreSQL's alone: never loaded on SQLite
 
             try:
                 deadline = time.monotonic() + NOTICE_WAIT_SECONDS
@@ -132,7 +132,7 @@ class _Listener:
                 self._drop()
 
     def _open(self) -> None:
-        import psycopg
+        import psycopg  # PostgreSQL's alone: never loaded on SQLite
 
         if self.conn is not None:
             self.inherited.append(self.conn)
@@ -186,7 +186,7 @@ post_migrate.connect(_rewritten, dispatch_uid="catalog-version-rewritten")
 
 def _made() -> str:
     """The stamp's row where there is none yet, or the one another worker made first."""
-    from catalog.models import CatalogState
+    from catalog.models import CatalogState  # here: catalog.models reads this module
 
     try:
         with transaction.atomic():
@@ -211,7 +211,7 @@ changed = Signal()
 
 
 def bump() -> None:
-    from catalog.models import CatalogState
+    from catalog.models import CatalogState  # here: catalog.models reads this module
 
     stamp = _new_stamp()
     with transaction.atomic():

@@ -27,7 +27,7 @@ from webutil import bounds
 from webutil.pause import pause_point
 
 if TYPE_CHECKING:  # models import this module: a run-time import would be circular
-    from catalog.models import CardImage
+    from catalog.models import CardImage  # here: catalog.models reads this module
 
 # What a phone saves: a 12 MP JPEG is 3-6 MB, a 48 MP one (8000 × 6000) up to 20 MB.
 IMAGE = bounds.upload("image", 25 * bounds.MB, "a photo or picture: JPEG, PNG, WebP or HEIC")

@@ -194,6 +194,7 @@ class Card(models.Model):
         return f"{Tier(self.tier).label}{'★' * self.stars}"
 
     def search_keys(self) -> builtins.set[str]:  # `set` alone is the card's field
+        # opencc and pypinyin load with textkeys: only when a card's keys are made (start-up)
         from catalog import textkeys
 
         readings = [k for k in self.pinyin_key.split("|") if k]
@@ -201,6 +202,7 @@ class Card(models.Model):
         return textkeys.search_keys(self.name, self.code, readings, initials)
 
     def compute_derived(self) -> None:
+        # opencc and pypinyin load with textkeys: only when a card's keys are made (start-up)
         from catalog import textkeys
 
         self.rarity_rank = TIER_RANK[self.tier] * 10 + self.stars if self.tier and self.stars else None
@@ -217,6 +219,7 @@ class Card(models.Model):
 class SearchKeyQuerySet(models.QuerySet["SearchKey"]):
     def starting_with(self, prefixes: list[str]) -> SearchKeyQuerySet:
         """Keys that start with any of the prefixes: index range scans, no full-table LIKE."""
+        # opencc and pypinyin load with textkeys: only when a card's keys are made (start-up)
         from catalog import textkeys
 
         cond = Q()
@@ -258,6 +261,7 @@ class TextGram(models.Model):
 
 
 def rebuild_search_keys(cards: list[Card]) -> None:
+    # opencc and pypinyin load with textkeys: only when a card's keys are made (start-up)
     from catalog import textkeys
 
     SearchKey.objects.filter(card__in=cards).delete()

@@ -10,15 +10,19 @@ from dataclasses import asdict, dataclass
 from typing import IO, Any
 from uuid import uuid4
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.files.base import ContentFile
 from django.db import transaction
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from catalog import images
 from catalog.lookup import catalog_index
 from catalog.models import MAX_WAITING_SCANS, MAX_WAITING_SHEETS, Card, Scan
+from catalog.textkeys import to_simplified
+from catalog.vocab import ENGLISH, Kind
 from scanning import CardRef, Reading
 from scanning.pictures import Header, PageLimits, PictureError, inspect_pdf, run_bounded
 from scanning.sheet import SheetReading
@@ -124,7 +128,7 @@ def start(user: Any, upload: IO[bytes], purpose: str = Scan.Purpose.COLLECTION, 
 def start_many(user: Any, uploads: list[Upload], purpose: str, card: Card | None = None) -> list[Scan]:
     """Checked uploads kept as they came and queued to be read, a scan a photo or PDF page: all
     of them or (past the user's limit of waiting photos) none. The worker decodes them."""
-    from catalog.tasks import read_scan
+    from catalog.tasks import read_scan  # here, not at the top: catalog.tasks reads this module
 
     pages = sum(len(u.pages) for u in uploads)
     ensure_room(user, purpose, pages)
@@ -290,11 +294,6 @@ PLAYER_WORDS = ("Player", "玩家", "選手", "选手")
 def sheet_labels() -> tuple[list[str], list[str]]:
     """Every heading of the sheet in each language (and the kinds' names, the tables' captions),
     and the headings whose value is the player's name."""
-    from django.conf import settings
-    from django.utils import translation
-
-    from catalog.textkeys import to_simplified
-    from catalog.vocab import ENGLISH, Kind
 
     # The tables' captions: each kind's name in both scripts and in English.
     headings: list[str] = [word for kind in Kind for word in (kind.label, to_simplified(str(kind.label)))]

@@ -18,8 +18,13 @@ from django.db.models.functions import Coalesce, RowNumber
 from django.utils import timezone
 from django_tasks import task
 
+from catalog.facts import offered
 from catalog.models import LEASE_LOST, PICTURE_REFUSED, Scan, WorkerBeat
-from scanning import reader
+from catalog.scans import as_result, as_sheet, catalogue_refs, decode_source, release_source, sheet_labels
+from scanning import find_cards, reader
+from scanning.facts import read_facts
+from scanning.pictures import PictureError
+from scanning.sheet import read_sheet
 from webutil import leases
 
 # Kept on a scan that could not be read (with what failed, for whoever looks into it); its owner
@@ -88,14 +93,6 @@ def read_scan(scan_id: int) -> str:
 
 
 def _read(scan: Scan) -> tuple[dict[str, Any], str, str]:
-    from catalog.facts import offered
-    from catalog.scans import as_result, as_sheet, catalogue_refs, decode_source, release_source, sheet_labels
-    from scanning import find_cards
-    from scanning.facts import read_facts
-    from scanning.pictures import PictureError
-    from scanning.reader import open_image, read_codes, read_lines
-    from scanning.sheet import read_sheet
-
     try:
         decode_source(scan)
     except PictureError as exc:  # the file itself: its owner is told what was wrong with it
@@ -105,13 +102,13 @@ def _read(scan: Scan) -> tuple[dict[str, Any], str, str]:
         return {"refusal": refusal}, Scan.Status.FAILED, f"{PICTURE_REFUSED}: {exc.code}"
     try:
         with scan.image.open("rb") as photo:
-            image = open_image(photo.read())
+            image = reader.open_image(photo.read())
         sheet_page = scan.purpose == Scan.Purpose.SHEET
-        lines = read_lines(image, "page" if sheet_page else "cards")
+        lines = reader.read_lines(image, "page" if sheet_page else "cards")
         if sheet_page:  # a paper deck list: its QR code, else its lines
             headings, players = sheet_labels()
             sheet = read_sheet(lines, catalogue_refs(), labels=headings, player_labels=players)
-            result = as_sheet(sheet, read_codes(image))
+            result = as_sheet(sheet, reader.read_codes(image))
         else:
             reading = find_cards(lines, catalogue_refs())
             result = as_result(reading)

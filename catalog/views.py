@@ -12,8 +12,10 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from catalog import cache_version, query
+from catalog.faces import colours
 from catalog.filters import TIDY_DEFAULTS, CardFilter
 from catalog.models import Card, CardSet
+from catalog.preview import card_png
 from catalog.vocab import Kind, Tier
 from rules_check.codes import normalize_code
 from webutil.pagination import per_page
@@ -123,8 +125,6 @@ def card_face(request: HtmxHttpRequest, code: str) -> HttpResponse:
     card = Card.objects.by_code(code)
     if card is None:
         return HttpResponse(status=404)
-    from catalog.faces import colours
-
     # Pages link the face with their language in the address (?lang=): the answer is then the
     # same for everyone who asks for that address, as a shared cache assumes.
     asked = request.GET.get("lang", "")
@@ -158,8 +158,6 @@ def card_image(request: HtmxHttpRequest, code: str) -> HttpResponse:
     key = f"card-preview:{card.pk}:{cache_version.current()}:{language}"
     png = cache.get(key)
     if png is None:
-        from catalog.preview import card_png
-
         with translation.override(language):
             png = card_png(Card.objects.select_related("set").get(pk=card.pk))
         cache.set(key, png, PREVIEW_SECONDS)

@@ -3,6 +3,9 @@ from typing import Any
 from django.apps import AppConfig
 from django.contrib.auth.signals import user_logged_in
 
+# The imports of models and services sit inside the functions below: Django reads an apps.py
+# before its app registry is ready, when no model may be imported yet.
+
 
 def _remember_contributor(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
     """At log-in, a contributor's header starts counting their reviewed proposals, and a

@@ -8,7 +8,9 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+from catalog.images import refusal
 from catalog.models import Card, CardChange
+from scanning.pictures import PictureError
 from webutil.leases import Leased, States
 from webutil.storage import private_storage
 
@@ -132,9 +134,6 @@ class ProposalPhoto(Leased):
         return self.status in (self.Status.QUEUED, self.Status.RUNNING)
 
     def refusal(self) -> str:
-        from catalog.images import refusal
-        from scanning.pictures import PictureError
-
         return refusal(PictureError(self.error or "corrupt"))
 
     def __str__(self) -> str:

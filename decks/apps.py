@@ -2,6 +2,9 @@ from typing import Any
 
 from django.apps import AppConfig
 
+# The imports of models and services sit inside the functions below: Django reads an apps.py
+# before its app registry is ready, when no model may be imported yet.
+
 
 def _register_sqlite_functions(sender: Any, connection: Any, **kwargs: Any) -> None:
     if connection.vendor == "sqlite":

@@ -9,6 +9,6 @@ from django_tasks import task
 def recheck_format(key: str) -> int:
     """A house format's rules changed, or it went: its decks' kept verdicts written again (a
     group's members may keep thousands of decks: not inside the owner's request)."""
-    from decks.services import recheck_format as recheck
+    from decks.services import recheck_format as recheck  # here: decks.services queues this task
 
     return recheck(key)

@@ -8,6 +8,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from django.urls import URLPattern, URLResolver, get_resolver
+
 KB = 1024
 MB = 1024 * 1024
 
@@ -117,8 +119,6 @@ def accepted_by(view: Any) -> Accepts | None:
 
 def walk(patterns: list[Any] | None = None, prefix: str = "") -> Iterator[tuple[str, Any]]:
     """Every route of the site as (its pattern, its view): the URL configuration walked whole."""
-    from django.urls import URLPattern, URLResolver, get_resolver
-
     for entry in get_resolver().url_patterns if patterns is None else patterns:
         if isinstance(entry, URLResolver):
             yield from walk(entry.url_patterns, prefix + str(entry.pattern))

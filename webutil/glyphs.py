@@ -17,7 +17,7 @@ PLACEHOLDER = "\u25a1"  # □
 @cache
 def covered() -> frozenset[str]:
     """The characters the shipped font draws."""
-    from fontTools.ttLib import TTFont
+    from fontTools.ttLib import TTFont  # start-up: read once, when a picture is first drawn
 
     with TTFont(str(FONT), lazy=True) as font:
         return frozenset(chr(code) for code in font.getBestCmap())

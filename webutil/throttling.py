@@ -172,7 +172,7 @@ def anonymous_throttled(environ: MutableMapping[str, Any]) -> bool:
     """Counts an anonymous API request, given its WSGI environ, as DRF's default throttles do
     (their keys, their rates): True when one of them refuses it. The environ is marked as
     counted, so that DRF, if the request goes on to it, reads the counters without counting."""
-    from rest_framework.settings import api_settings
+    from rest_framework.settings import api_settings  # here: DRF's settings import this module
 
     seen = _Anonymous(environ)
     # DRF has imported them (its stubs type the setting as the dotted names)

@@ -34,6 +34,6 @@ timeout = 30
 
 
 def child_exit(server: Any, worker: Any) -> None:
-    from prometheus_client import multiprocess
+    from prometheus_client import multiprocess  # in the hook: the settings file loads no app
 
     multiprocess.mark_process_dead(worker.pid)  # type: ignore[no-untyped-call]  # a dead worker's gauges no longer count

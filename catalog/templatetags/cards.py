@@ -17,6 +17,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from catalog import cache_version, facts, images, textkeys, vocab
+from catalog.faces import colours
 from webutil import rows
 from webutil.i18n import wants_english, wants_simplified
 from webutil.text import CJK
@@ -126,8 +127,6 @@ def card_face(context, card, sizes="(max-width: 40rem) 45vw, 10rem"):  # type: i
     """A card's face as inline SVG drawn from its data; with an uploaded picture on top when
     the card has one. The SVG stays underneath: it shows while the picture loads, and when the
     picture fails (site.js then removes the broken image)."""
-    from catalog.faces import colours
-
     return {
         "card": card,
         "face": colours(card.kind, card.tier),
@@ -211,10 +210,8 @@ def lang_of(text: str | None) -> str:
 def fact_value(value: object, name: str) -> str:
     """A card fact as shown in a diff or history: labels for slugs, card text in the reader's
     script (marked as Chinese), numbers as they are; unknown when there is none."""
-    from django.utils.translation import gettext
-
     if value is None or value == "":
-        return format_html('<span class="unknown">{}</span>', gettext("unknown"))
+        return format_html('<span class="unknown">{}</span>', _("unknown"))
     fact = facts.FACTS.get(name)
     if fact is not None and fact.kind == facts.CHOICE:
         return label(str(value))

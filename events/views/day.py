@@ -42,6 +42,7 @@ from events.forms import (
     TournamentSettingsForm,
 )
 from events.models import DAY_CHANGES, DeckCheck, Event, Match, Player, Round
+from events.preview import event_png
 from tournament import tiebreakers
 from webutil.confirm import unless_confirmed
 from webutil.csv import csv_text
@@ -579,8 +580,6 @@ def public_image(request: HtmxHttpRequest, token: str) -> HttpResponse:
     key = f"event-preview:{event.pk}:{language}"
     png = cache.get(key)
     if png is None:
-        from events.preview import event_png
-
         with translation.override(language):
             stage, placings = results(event)
             address = request.build_absolute_uri(reverse("events:public", args=[token]))

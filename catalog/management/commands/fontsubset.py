@@ -68,6 +68,7 @@ class Command(BaseCommand):
         parser.add_argument("--source", type=Path, default=SOURCE)
 
     def handle(self, *args: Any, **options: Any) -> None:
+        # fontTools: this command alone needs it, when the shipped font is made again
         from fontTools import subset
         from fontTools.ttLib import TTCollection
 

@@ -22,6 +22,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import DatabaseError, connections
 from django.utils import timezone
+from django_tasks_db.management.commands.db_worker import Worker
 
 from catalog.models import WorkerBeat
 from scanning import reader
@@ -79,8 +80,6 @@ class Command(BaseCommand):
             stopping.wait(backoff)
 
     def run_child(self, interval: float) -> None:
-        from django_tasks_db.management.commands.db_worker import Worker
-
         for_work()
         name = f"{socket.gethostname()}:{os.getpid()}"[:64]
         stopped = threading.Event()
