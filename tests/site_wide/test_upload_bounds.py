@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from django import forms
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.db.models import FileField
 from rest_framework import serializers
@@ -115,3 +116,37 @@ def test_the_readme_table_is_the_one_the_declarations_print(capsys) -> None:
     table = capsys.readouterr().out
     assert "| image | 25 MB |" in table and "| `collection/scan/` | 10 × image |" in table
     assert table in README.read_text(encoding="utf-8"), "README: paste the output of `manage.py bounds`"
+
+
+def test_a_new_upload_bound_is_one_declaration_that_everything_follows(monkeypatch, settings, capsys) -> None:
+    """A bound declared and named by one route's @accepts: the body limit lets that much through
+    on that route alone, the README's table and the templates show it, nothing else is written."""
+    from django.http import HttpRequest, HttpResponse
+    from django.test import Client
+    from django.urls import path
+
+    monkeypatch.setattr(bounds, "_REGISTRY", dict(bounds._REGISTRY))
+    fake = bounds.upload("tapestry", 3 * bounds.MB, "a photographed tapestry")
+
+    @bounds.accepts(fake)
+    def tapestry(request: HttpRequest) -> HttpResponse:
+        return HttpResponse(str(len(request.FILES["tapestry"].read())))
+
+    def plain(request: HttpRequest) -> HttpResponse:
+        return HttpResponse("plain")
+
+    urls = types.ModuleType("tapestry_urls")
+    urls.urlpatterns = [path("tapestry/", tapestry), path("plain/", plain)]  # type: ignore[attr-defined]
+    settings.ROOT_URLCONF = urls
+    settings.MIDDLEWARE = [m for m in settings.MIDDLEWARE if "Csrf" not in m]
+
+    def two_mb() -> dict[str, SimpleUploadedFile]:
+        return {"tapestry": SimpleUploadedFile("t.jpg", b"\xff" * (2 * bounds.MB))}
+
+    answer = Client().post("/tapestry/", two_mb())
+    assert answer.status_code == 200 and answer.content == str(2 * bounds.MB).encode()
+    assert Client().post("/plain/", two_mb()).status_code == 413  # the default limit elsewhere
+    call_command("bounds")
+    table = capsys.readouterr().out
+    assert "| tapestry | 3 MB | a photographed tapestry |" in table and "| `tapestry/` | tapestry |" in table
+    assert bounds.context(None)["bounds"]["tapestry"] is fake
