@@ -1,8 +1,9 @@
-"""What uploads cost the processes that take them: every upload route of the running site (gunicorn
-with one worker, the task worker beside it) is sent a phone's photo (12 MP, 48 MP, HEIC, a
-screenshot), a scanner's PDF, and the hostile files a probe found (tiny files declaring huge
-canvases, a PNG that really decodes to 40 MP, a PNG without pixels, a PDF whose page tree loops,
-a content-stream bomb); the task worker then reads everything queued.
+"""What uploads cost the processes that take them: every route of the running site that takes
+users' photos (gunicorn with one worker, the task worker beside it: a scan through the API and
+the page, a paper list, a proposal's photo; the admin's, for staff, aside) is sent a phone's
+photo (12 MP, 48 MP, HEIC, a screenshot), a scanner's PDF, and the hostile files a probe found
+(tiny files declaring huge canvases, a PNG that really decodes to 40 MP, a PNG without pixels, a
+PDF whose page tree loops, a content-stream bomb); the task worker then reads everything queued.
 
     .venv/bin/python bench/uploads.py
 
