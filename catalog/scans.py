@@ -27,7 +27,7 @@ from scanning import CardRef, Reading
 from scanning.pictures import Header, PageLimits, PictureError, inspect_pdf, run_bounded
 from scanning.sheet import SheetReading
 from webutil import bounds
-from webutil.storage import private_storage
+from webutil.storage import private_storage, taken_back_unless_kept
 
 
 class ScanError(ValueError):
@@ -136,30 +136,25 @@ def start_many(user: Any, uploads: list[Upload], purpose: str, card: Card | None
     # the check under the lock refuses them.
     names = [_keep(user, upload) for upload in uploads]
     made: list[Scan] = []
-    try:
-        with transaction.atomic():
-            # The owner's row locked: two uploads at once cannot both pass the limit.
-            get_user_model().objects.select_for_update().filter(pk=user.pk).first()
-            ensure_room(user, purpose, pages)
-            for upload, name in zip(uploads, names, strict=True):
-                made += [
-                    Scan.objects.create(
-                        user=user,
-                        purpose=purpose,
-                        card=card,
-                        source=name,
-                        page=page,
-                        width=upload.header.width,
-                        height=upload.header.height,
-                    )
-                    for page in upload.pages
-                ]
-            for scan in made:
-                read_scan.enqueue(scan.pk)
-    except BaseException:
-        for name in names:
-            private_storage().delete(name)
-        raise
+    with taken_back_unless_kept(names), transaction.atomic():
+        # The owner's row locked: two uploads at once cannot both pass the limit.
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+        ensure_room(user, purpose, pages)
+        for upload, name in zip(uploads, names, strict=True):
+            made += [
+                Scan.objects.create(
+                    user=user,
+                    purpose=purpose,
+                    card=card,
+                    source=name,
+                    page=page,
+                    width=upload.header.width,
+                    height=upload.header.height,
+                )
+                for page in upload.pages
+            ]
+        for scan in made:
+            read_scan.enqueue(scan.pk)
     for scan in made:
         scan.refresh_from_db()
     return made

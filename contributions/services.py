@@ -18,7 +18,7 @@ from catalog import changes, facts, images
 from catalog.models import Card, CardChange, CardImage, Scan
 from contributions.models import MAX_NOTE, MAX_OPEN, Proposal, ProposalPhoto
 from contributions.tasks import prepare_photo
-from webutil.storage import private_storage
+from webutil.storage import delete_on_commit, private_storage, taken_back_unless_kept
 
 
 class ContributionError(ValueError):
@@ -150,42 +150,26 @@ def add_photo(proposal_id: int, user: Any, side: Any, upload: IO[bytes]) -> Prop
     # away again if the proposal refuses it.
     storage = private_storage()
     name = storage.save(f"proposals/{proposal_id}/{side}-sent-{digest}.{header.kind.lower()}", ContentFile(data))
-    try:
-        with transaction.atomic():
-            proposal = _locked_open(proposal_id)
-            if proposal.author_id != user.pk:
-                raise ContributionError(_("No such proposal."), status=404)
-            photo = ProposalPhoto.objects.filter(proposal=proposal, side=side).first() or ProposalPhoto(
-                proposal=proposal, side=side
-            )
-            old = [photo.image.name, photo.source.name] if photo.pk else []
-            photo.image.name, photo.source.name = "", name
-            photo.status, photo.error, photo.attempts, photo.lease_until = ProposalPhoto.Status.QUEUED, "", 0, None
-            photo.width, photo.height, photo.digest = header.width, header.height, ""
-            photo.save()
-            prepare_photo.enqueue(photo.pk)
-            _delete_on_commit([n for n in old if n and n != name])
-    except BaseException:
-        storage.delete(name)
-        raise
+    with taken_back_unless_kept([name]), transaction.atomic():
+        proposal = _locked_open(proposal_id)
+        if proposal.author_id != user.pk:
+            raise ContributionError(_("No such proposal."), status=404)
+        photo = ProposalPhoto.objects.filter(proposal=proposal, side=side).first() or ProposalPhoto(
+            proposal=proposal, side=side
+        )
+        old = [photo.image.name, photo.source.name] if photo.pk else []
+        photo.image.name, photo.source.name = "", name
+        photo.status, photo.error, photo.attempts, photo.lease_until = ProposalPhoto.Status.QUEUED, "", 0, None
+        photo.width, photo.height, photo.digest = header.width, header.height, ""
+        photo.save()
+        prepare_photo.enqueue(photo.pk)
+        delete_on_commit(n for n in old if n != name)
     photo.refresh_from_db()
     return photo
 
 
 def _drop_photos(proposal: Proposal) -> None:
-    _delete_on_commit([n for p in proposal.photos.all() for n in (p.image.name, p.source.name) if n])
-
-
-def _delete_on_commit(names: list[str]) -> None:
-    """Private files deleted once the transaction that stops referring to them commits."""
-
-    def delete() -> None:
-        storage = private_storage()
-        for name in names:
-            storage.delete(name)
-
-    if names:
-        transaction.on_commit(delete)
+    delete_on_commit(n for p in proposal.photos.all() for n in (p.image.name, p.source.name))
 
 
 def _reviewable(proposal_id: int, reviewer: Any) -> Proposal:

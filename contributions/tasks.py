@@ -5,13 +5,12 @@ worker that dies mid-photo leaves it queued again, not waiting for ever."""
 from __future__ import annotations
 
 from django.core.files.base import ContentFile
-from django.db import transaction
 from django_tasks import task
 
 from catalog import images
 from contributions.models import ProposalPhoto
 from webutil import leases
-from webutil.storage import private_storage
+from webutil.storage import delete_on_commit, private_storage
 
 
 def recover_lost() -> int:
@@ -51,7 +50,7 @@ def prepare_photo(photo_id: int) -> str:
         digest=clean.digest,
         lease_until=None,
     )
-    _remove(source if done else name)  # the file sent once read; the picture if replaced meanwhile
+    delete_on_commit([source if done else name])  # the file sent once read; the picture if replaced
     return "ready" if done else "replaced"
 
 
@@ -59,10 +58,5 @@ def _failed(photo: ProposalPhoto, source: str, code: str) -> str:
     ProposalPhoto.objects.filter(pk=photo.pk, source=source).update(
         status=ProposalPhoto.Status.FAILED, error=code[:40], source="", lease_until=None
     )
-    _remove(source)
+    delete_on_commit([source])
     return "failed"
-
-
-def _remove(name: str) -> None:
-    if name:
-        transaction.on_commit(lambda: private_storage().delete(name))

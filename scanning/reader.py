@@ -8,6 +8,7 @@ that the workers of a machine share its cores instead of fighting over them.
 
 from __future__ import annotations
 
+import functools
 import io
 import threading
 from typing import Any
@@ -68,16 +69,22 @@ def give_back() -> None:
     """Return the memory a reading freed to the system (glibc keeps freed memory for the process
     otherwise: a worker would stay at the size of its largest page, and a decoding child's memory
     would come on top of it). Nothing where the C library is not glibc."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+@functools.cache
+def _malloc_trim() -> Any:
+    """glibc's malloc_trim, found once (find_library asks ldconfig: not at every scan)."""
     import ctypes
     import ctypes.util
 
     name = ctypes.util.find_library("c")
     try:
-        trim = ctypes.CDLL(name).malloc_trim if name else None
+        return ctypes.CDLL(name).malloc_trim if name else None
     except (OSError, AttributeError):
-        trim = None
-    if trim is not None:
-        trim(0)
+        return None
 
 
 def model_files() -> list[str]:

@@ -5,12 +5,15 @@ URL: a view that checks permission serves them.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
 from django.conf import settings
 from django.core.files.base import File
 from django.core.files.storage import FileSystemStorage, Storage
+from django.db import transaction
 from storages.backends.s3 import S3Storage
 
 PRIVATE_PREFIX = "private"
@@ -68,3 +71,28 @@ class PrivateStorage(Storage):
 
 def private_storage() -> PrivateStorage:
     return PrivateStorage()
+
+
+@contextmanager
+def taken_back_unless_kept(names: Iterable[str]) -> Iterator[None]:
+    """Private files written before the block (a large upload is written before any row lock is
+    taken), deleted again when the block fails: a refused or rolled-back write leaves none."""
+    try:
+        yield
+    except BaseException:
+        for name in names:
+            private_storage().delete(name)
+        raise
+
+
+def delete_on_commit(names: Iterable[str]) -> None:
+    """Private files deleted once the transaction that stops referring to them commits."""
+    gone = [name for name in names if name]
+
+    def delete() -> None:
+        storage = private_storage()
+        for name in gone:
+            storage.delete(name)
+
+    if gone:
+        transaction.on_commit(delete)
