@@ -14,7 +14,7 @@ import math
 import time
 from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from django.conf import settings
 from django.core.cache import caches
@@ -25,6 +25,8 @@ from redis.exceptions import RedisError
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 
 from webutil.breaker import Breaker, breaker_for
+
+_T = TypeVar("_T")
 
 # Used only while the shared throttle cache is unreachable; one per process.
 _FALLBACK = LocMemCache("throttle-fallback", {"MAX_ENTRIES": 100_000})
@@ -64,31 +66,46 @@ class Limit:
     seconds: int
 
 
-def _incr(cache: BaseCache, key: str, seconds: int) -> tuple[int, float]:
-    """Count one event under `key` in a fixed window; returns (events so far, seconds left)."""
-    now = time.time()
-    window_start = math.floor(now / seconds) * seconds
-    full_key = f"{key}:{int(window_start)}"
-    if cache.add(full_key, 1, timeout=seconds + 1):
-        count = 1
-    else:
-        try:
-            count = cache.incr(full_key)
-        except ValueError:  # expired between add and incr
-            cache.set(full_key, 1, timeout=seconds + 1)
-            count = 1
-    return count, window_start + seconds - now
+def _started(key: str) -> str:
+    return f"{key}:started"
+
+
+def _incr(cache: BaseCache, key: str, seconds: int) -> int:
+    """Count one event under `key`; returns the events so far in its window.
+
+    A window begins with its key's first event and lasts `seconds`, not aligned to the clock:
+    ten failed log-ins in a row are ten in one window, whatever the time. (Windows aligned to
+    the clock let a burst across a boundary count twice the limit, and made the count of a
+    test's burst depend on when it ran.) Redis's INCR and the local cache's incr keep the
+    expiry the first event set."""
+    if cache.add(key, 1, timeout=seconds):
+        cache.set(_started(key), time.time(), timeout=seconds)
+        return 1
+    try:
+        return int(cache.incr(key))
+    except ValueError:  # the window ended between add and incr: this event begins the next
+        cache.set(key, 1, timeout=seconds)
+        cache.set(_started(key), time.time(), timeout=seconds)
+        return 1
+
+
+def _left(started: Any, seconds: int) -> float:
+    """Seconds until the window that began at `started` ends (all of it when that is unknown)."""
+    if not isinstance(started, (int, float)):
+        return float(seconds)
+    return max(0.0, float(started) + seconds - time.time())
 
 
 def _peek(cache: BaseCache, key: str, seconds: int) -> tuple[int, float]:
-    now = time.time()
-    window_start = math.floor(now / seconds) * seconds
-    return int(cache.get(f"{key}:{int(window_start)}") or 0), window_start + seconds - now
+    found = cache.get_many([key, _started(key)])
+    return int(found.get(key) or 0), _left(found.get(_started(key)), seconds)
 
 
-def _with_fallback(
-    operation: Callable[[BaseCache, str, int], tuple[int, float]], key: str, seconds: int
-) -> tuple[int, float]:
+def _wait(cache: BaseCache, key: str, seconds: int) -> float:
+    return _left(cache.get(_started(key)), seconds)
+
+
+def _with_fallback(operation: Callable[[BaseCache, str, int], _T], key: str, seconds: int) -> _T:
     try:
         return operation(throttle_cache(), key, seconds)
     except CACHE_ERRORS as error:
@@ -98,8 +115,9 @@ def _with_fallback(
 
 def hit(key: str, limit: Limit) -> float | None:
     """Count an event; None while within the limit, else the seconds until it may happen again."""
-    count, left = _with_fallback(_incr, key, limit.seconds)
-    return None if count <= limit.count else left
+    if _with_fallback(_incr, key, limit.seconds) <= limit.count:
+        return None  # within the limit: the window's start is not read
+    return _with_fallback(_wait, key, limit.seconds)
 
 
 def blocked(key: str, limit: Limit) -> float | None:
@@ -114,7 +132,7 @@ def minutes(seconds: float) -> int:
 
 class _CountingMixin:
     """DRF's throttles (their rates, scopes and keys) counted as `hit` counts: one increment in
-    a fixed window a request, whatever the rate, on the throttle cache with its fallback. DRF's
+    a window a request, whatever the rate, on the throttle cache with its fallback. DRF's
     own keep the time of every request in the window as one list, read and written whole on
     each request: at a rate of hundreds a minute that list was most of a cached answer's cost."""
 
