@@ -39,8 +39,11 @@ run: catalog
 	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
+# On every core (pytest-xdist), each worker with its own database. `--dist load` hands tests out
+# in the collected order, in which the tests that empty the tables come last (tests/conftest.py):
+# a worker never runs a test that needs the catalogue after one that emptied it.
 test: messages
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n auto --dist load $(PYTEST_ARGS)
 
 # The edit-test loop: the tests of the apps changed against main and the fast ones (tests/fast.py),
 # on SQLite, without the browser and the tests that start servers of their own.

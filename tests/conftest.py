@@ -6,6 +6,7 @@ staff member.
 
 from __future__ import annotations
 
+import copy
 import os
 
 import pytest
@@ -16,6 +17,25 @@ from catalog import cache_version
 from catalog.loading import load_catalog
 
 PASSWORD = "correct-horse-battery-staple"
+
+
+def pytest_configure(config) -> None:
+    # Under pytest-xdist each worker is a site of its own: pytest-django gives it its own test
+    # database, and here its own Redis database, since every test empties the caches it uses
+    # (FLUSHDB), and one worker's emptying must not wipe another's counts mid-test.
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not worker.startswith("gw"):
+        return
+    from django.conf import settings
+    from django.test import override_settings
+
+    caches = copy.deepcopy(settings.CACHES)
+    for cache in caches.values():
+        location = str(cache.get("LOCATION", ""))
+        if location.startswith("redis://"):
+            base, _, number = location.rpartition("/")
+            cache["LOCATION"] = f"{base}/{(int(number or 0) - int(worker[2:])) % 16}"
+    override_settings(CACHES=caches).enable()  # for the whole run: never disabled
 
 
 @pytest.fixture(scope="session", autouse=True)
