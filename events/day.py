@@ -25,7 +25,6 @@ from decks.legality import check_list
 from events.models import (
     AGREED,
     CLOCK_MINUTES,
-    CUT_ROUNDS,
     LOSS,
     ORGANISER,
     SWISS,
@@ -636,104 +635,6 @@ def pair_top_cut(event: Event) -> Round:
     round_ = _new_round(current, TOP)
     _create_matches(round_, pairs)
     return round_
-
-
-# --- where the day stands ----------------------------------------------------------------------
-
-BEFORE, PLAYING, TOP_CUT, FINISHED = "before", "swiss", "top_cut", "finished"
-
-
-def stage(event: Event) -> str:
-    """Before round 1, in the Swiss rounds, in the top cut, or finished (the last round decided)."""
-    rounds = list(event.tournament_rounds.order_by("number").values_list("kind", flat=True))
-    if not rounds:
-        return BEFORE
-    if open_round(event) is not None:
-        return TOP_CUT if rounds[-1] == TOP else PLAYING
-    if rounds[-1] == TOP:
-        last = event.tournament_rounds.order_by("-number").first()
-        return FINISHED if last is not None and last.matches.count() == 1 else TOP_CUT
-    swiss_done = len(rounds) >= planned_rounds(event)
-    return FINISHED if swiss_done and not event.top_cut else PLAYING
-
-
-@dataclass(frozen=True)
-class Step:
-    """The one step the organiser's page offers next: `top_cut` says which pairing it is."""
-
-    label: str
-    top_cut: bool = False
-
-
-def next_step(event: Event) -> Step | None:
-    """What comes next, if anything: pairing the next Swiss round, the top cut or its next round.
-    None while a round is being played and once the event is over."""
-    if open_round(event) is not None:
-        return None
-    tops = list(event.tournament_rounds.filter(kind=TOP).order_by("number").prefetch_related("matches"))
-    if tops:
-        tables = len(tops[-1].matches.all())
-        if tables <= 1:
-            return None
-        named = CUT_ROUNDS.get(tables // 2)
-        return Step(_("Pair the next top-cut round: %(stage)s") % {"stage": named}, top_cut=True)
-    played = event.tournament_rounds.filter(kind=SWISS).count()
-    if played < planned_rounds(event):
-        return Step(_("Pair round %(n)s") % {"n": played + 1})
-    return Step(_("Pair the top cut"), top_cut=True) if event.top_cut else None
-
-
-def public_lists(event: Event, current_stage: str) -> set[int]:
-    """The players whose lists the event's public page shows, as the event's setting says."""
-    if event.lists_public == "after" and current_stage == FINISHED:
-        return set(event.players.values_list("pk", flat=True))
-    if event.lists_public in ("top_cut", "after") and current_stage in (TOP_CUT, FINISHED):
-        top = event.tournament_rounds.filter(kind=TOP).order_by("number").first()
-        if top is not None and event.lists_public == "top_cut":
-            return {p for m in top.matches.all() for p in (m.player_a_id, m.player_b_id) if p}
-    return set()
-
-
-def placings(event: Event, table: list[Standing] | None = None) -> list[int]:
-    """Final order of the players: the top cut by how far each went (the winner first), then
-    everyone else in the standings' order (`table`: the standings, when already at hand)."""
-    order = [row.player for row in (standings_of(event) if table is None else table)]
-    tops = list(event.tournament_rounds.filter(kind=TOP).order_by("number").prefetch_related("matches"))
-    if not tops:
-        return order
-    reached: dict[int, tuple[int, int]] = {}
-    for depth, round_ in enumerate(tops, start=1):
-        for m in round_.matches.all():
-            won_a = m.done and (m.a_wins or 0) > (m.b_wins or 0)
-            won_b = m.done and (m.b_wins or 0) > (m.a_wins or 0)
-            reached[m.player_a_id] = (depth, int(won_a))
-            if m.player_b_id:
-                reached[m.player_b_id] = (depth, int(won_b))
-    rank = {p: i for i, p in enumerate(order)}
-    top = sorted(reached, key=lambda p: (-reached[p][0], -reached[p][1], rank[p]))
-    return top + [p for p in order if p not in reached]
-
-
-def _met_before(event: Event, round_: Round) -> set[frozenset[int]]:
-    pairs = Match.objects.filter(round__event=event, round__number__lt=round_.number).values_list(
-        "player_a", "player_b"
-    )
-    return {frozenset((a, b)) for a, b in pairs if b is not None}
-
-
-def swap_rematches(event: Event, first: int, second: int) -> list[frozenset[int]]:
-    """The rematches that swapping two players of the newest round would make (for a warning)."""
-    round_ = event.tournament_rounds.order_by("-number").first()
-    if round_ is None:
-        return []
-    pairs = {m.pk: [m.player_a_id, m.player_b_id] for m in round_.matches.all()}
-    if first == second or any({first, second} <= set(seats) for seats in pairs.values()):
-        return []  # no swap at all: swap() says why
-    for seats in pairs.values():
-        for i, p in enumerate(seats):
-            seats[i] = second if p == first else first if p == second else p
-    met = _met_before(event, round_)
-    return [frozenset(s) for s in pairs.values() if None not in s and frozenset(s) in met]  # type: ignore[arg-type]
 
 
 @transaction.atomic

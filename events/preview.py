@@ -21,8 +21,8 @@ QR_SIZE = 300
 
 
 def event_png(event: Any, address: str, stage: str, placings: list[Any]) -> bytes:
-    """`stage`: before, running or finished (events.day.stage); `placings`: the players in the
-    order the public page lists them (events.views.day.Placing)."""
+    """`stage`: before, running or finished (events.presenters.stage); `placings`: the players in the
+    order the public page lists them (events.presenters.Placing)."""
     picture = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
     draw = ImageDraw.Draw(picture)
     draw.rectangle((0, 0, WIDTH, 16), fill=ACCENT)

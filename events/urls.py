@@ -3,12 +3,14 @@ from django.urls import path
 from events.views import day as day_views
 from events.views import lists as views
 from events.views import paper as paper_views
+from events.views import player as player_views
+from events.views import venue as venue_views
 
 app_name = "events"
 urlpatterns = [
     path("events/", views.my_events, name="mine"),
     path("events/from-files/", views.save_files, name="from-files"),
-    path("events/meta/", day_views.meta_page, name="meta"),
+    path("events/meta/", venue_views.meta_page, name="meta"),
     path("events/<int:event_id>/", views.detail, name="detail"),
     path("events/<int:event_id>/lock/", views.lock, name="lock"),
     path("events/<int:event_id>/link/", views.new_link, name="new-link"),
@@ -44,12 +46,12 @@ urlpatterns = [
     path("events/<int:event_id>/day/deck-checks/<int:check_id>/", day_views.deck_check_page, name="day-deck-check"),
     path("events/<int:event_id>/standings.csv", day_views.standings_csv, name="standings-csv"),
     path("events/<int:event_id>/pairings/", day_views.pairings_print, name="pairings"),
-    path("t/<str:token>/", day_views.public_page, name="public"),
-    path("t/<str:token>/image.png", day_views.public_image, name="public-image"),
-    path("t/<str:token>/clock/", day_views.clock_page, name="clock"),
-    path("e/<str:token>/check-in/", day_views.player_check_in, name="check-in"),
-    path("e/<str:token>/drop/", day_views.player_drop, name="drop"),
-    path("e/<str:token>/report/", day_views.player_report, name="report"),
+    path("t/<str:token>/", venue_views.public_page, name="public"),
+    path("t/<str:token>/image.png", venue_views.public_image, name="public-image"),
+    path("t/<str:token>/clock/", venue_views.clock_page, name="clock"),
+    path("e/<str:token>/check-in/", player_views.player_check_in, name="check-in"),
+    path("e/<str:token>/drop/", player_views.player_drop, name="drop"),
+    path("e/<str:token>/report/", player_views.player_report, name="report"),
     path("e/<str:token>/", views.submit, name="submit"),
     path("e/<str:token>/withdraw/", views.withdraw, name="withdraw"),
 ]

@@ -16,10 +16,9 @@ from decks.batch import BATCH, DECK_LIST
 from decks.forms import BatchCheckForm
 from decks.i18n import label_formats, pick
 from decks.sheets import sheet_for_list
-from events import services
+from events import presenters, services
 from events.forms import EventForm, SubmissionForm
 from events.models import Event, Submission, new_token
-from events.views import day as day_views
 from rules_check import DeckListError
 from webutil.bounds import accepts
 from webutil.confirm import unless_confirmed
@@ -205,7 +204,7 @@ def submit(request: AuthedRequest, token: str) -> HttpResponse:
         status = 400
     row = services.checked(event, [mine])[0] if mine else None
     context = {"event": event, "form": form, "mine": mine, "row": row, "closed": reason, "now": timezone.now()}
-    context.update(day_views.player_context(event, request.user))
+    context.update(presenters.player_context(event, request.user))
     return render(request, "events/submit.html", context, status=status)
 
 

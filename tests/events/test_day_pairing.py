@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from events import day, services
+from events import day, presenters, services
 from events.models import Event, Player, Round
 from tests.conftest import logged_in
 from tests.events.test_tournament_day import make_event, play_round
@@ -30,7 +30,7 @@ def test_the_number_of_swiss_rounds_is_fixed_when_round_one_is_paired(alice) -> 
         day.set_dropped(player, True)
     for _ in range(3):
         play_round(event)
-    assert day.stage(event) == day.FINISHED
+    assert presenters.stage(event) == presenters.FINISHED
     assert Round.objects.filter(event=event).count() == 4
 
 

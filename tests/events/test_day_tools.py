@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from events import day, tools
 from events.models import DayChange, DeckCheck, Event, Match, Penalty, Player, Round
-from events.views.day import my_match
+from events.presenters import my_match
 from tests.conftest import logged_in
 from tests.events.test_tournament_day import make_event, play_round
 from tests.support.decklists import LEGAL_40

@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from events import day, services
+from events import day, presenters, services
 from events.models import Event, Match, Player, Submission
 from tests.conftest import logged_in
 from tests.support.decklists import LEGAL_40
@@ -327,7 +327,7 @@ def test_swapping_two_players_warns_of_a_rematch_and_never_seats_one_twice(alice
     c = tables[1].player_a_id
     organiser = logged_in(alice)
     # Swapping a with c: fine or a rematch; when a rematch, the page asks first.
-    rematches = day.swap_rematches(event, a, c)
+    rematches = presenters.swap_rematches(event, a, c)
     answer = organiser.post(f"/events/{event.pk}/day/swap/", {"first": a, "second": c})
     if rematches:
         assert answer.status_code == 200 and "confirm" in answer.content.decode()
@@ -370,11 +370,11 @@ def test_the_public_page_shows_lists_as_the_setting_says(
         day.enter_result(m, 2, 0, 0)
     final = day.pair_top_cut(event)
     day.enter_result(final.matches.get(), 0, 2, 0)
-    assert day.stage(event) == day.FINISHED
+    assert presenters.stage(event) == presenters.FINISHED
     page = public.get(f"/t/{event.public_token}/").content.decode()
     assert page.count('<pre class="listing"') == shown_after
     # Final placings: the final's winner first, then the finalist, then the semi-finalists.
-    order = day.placings(event)
+    order = presenters.placings(event)
     fm = final.matches.get()
     assert order[:2] == [fm.player_b_id, fm.player_a_id]
     assert set(order[2:4]) == {p for m in semis.matches.all() for p in (m.player_a_id, m.player_b_id)} - set(order[:2])
