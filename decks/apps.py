@@ -4,6 +4,13 @@ from django.apps import AppConfig
 
 # The imports of models and services sit inside the functions below: Django reads an apps.py
 # before its app registry is ready, when no model may be imported yet.
+#
+# Why these few writes hang on signals, not on explicit calls: each answers a row of a lower app
+# (a group's membership or house format, a collection's allocation) going away however it goes:
+# deleted alone, or in a cascade Django runs when a group or an account is deleted, which no
+# service of ours sees row by row. The lower app may not import this one (the layers), so this
+# one listens; each handler only routes to the service that holds the write (decks.services,
+# decks.tasks).
 
 
 def _register_sqlite_functions(sender: Any, connection: Any, **kwargs: Any) -> None:
@@ -36,20 +43,16 @@ class DecksConfig(AppConfig):
 
 
 def _release_allocation(sender: Any, instance: Any, **kwargs: Any) -> None:
-    """A deleted built deck gives its copies back: its allocation goes with it (however the deck
-    was deleted: one deck, a list of them, or its owner's account)."""
-    if instance.allocation_id is not None:
-        from collection.models import Allocation
+    """However the deck was deleted: one deck, a list of them, or its owner's account."""
+    from decks.services import release_allocation
 
-        Allocation.objects.filter(pk=instance.allocation_id).delete()
+    release_allocation(instance.allocation_id)
 
 
 def _unshare(sender: Any, instance: Any, **kwargs: Any) -> None:
-    """A member who leaves a group (or is removed, or deletes their account) takes their decks
-    out of it: a deck is shared with a group only while its owner belongs to it."""
-    from decks.models import Deck
+    from decks.services import unshare_on_leave
 
-    Deck.groups.through.objects.filter(group_id=instance.group_id, deck__owner_id=instance.user_id).delete()
+    unshare_on_leave(instance.group_id, instance.user_id)
 
 
 def _recheck_format(sender: Any, key: str, **kwargs: Any) -> None:

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from catalog import cache_version
 from catalog.lookup import catalog_index
+from collection.models import Allocation
 from collection.services import fill_allocation
 from decks import needs
 from decks.data import DeckData
@@ -236,6 +237,18 @@ def set_groups(deck: Deck, groups: Iterable[Any]) -> None:
     with transaction.atomic():
         _locked(deck)
         deck.groups.set(sorted(mine))
+
+
+def unshare_on_leave(group_id: int, user_id: int) -> None:
+    """A member who leaves a group (or is removed, or deletes their account) takes their decks
+    out of it: a deck is shared with a group only while its owner belongs to it."""
+    Deck.groups.through.objects.filter(group_id=group_id, deck__owner_id=user_id).delete()
+
+
+def release_allocation(allocation_id: int | None) -> None:
+    """A deleted built deck gives its copies back: its allocation goes with it."""
+    if allocation_id is not None:
+        Allocation.objects.filter(pk=allocation_id).delete()
 
 
 def set_built(deck: Deck, built: bool) -> Deck:

@@ -16,7 +16,8 @@ from decks.batch import problem_lines
 from decks.legality import check_list, remembered_verdict
 from events.day import list_verdict, players_from_lists
 from events.models import Event, Match, Player, Submission
-from rules_check import DeckListError, Verdict
+from groups.services import FormatInUse
+from rules_check import DEFAULT_FORMAT, DeckListError, Verdict
 from webutil.csv import csv_text
 
 
@@ -94,6 +95,23 @@ def event_freezing_format(key: str) -> Event | None:
     """An event whose lists are closed and that plays the house format `key`: while there is one,
     the format's rules cannot change (events.apps refuses it; the format's page says so first)."""
     return Event.objects.filter(format=key).lists_closed().only("name").first()
+
+
+def house_format_gone(key: str) -> None:
+    """A house format deleted (alone, or with its group): its events play the default format from
+    now on, in the same transaction (an event's lists are checked on every view of it)."""
+    Event.objects.filter(format=key).update(format=DEFAULT_FORMAT)
+
+
+def house_format_changing(key: str) -> None:
+    """An event whose lists are closed (locked, or past its deadline) was judged by the format's
+    rules as they are, and its pairings and results stand on that: they may not change under it.
+    The format's events are locked as rows, so that an event locking meanwhile waits for the
+    change (and is then judged by the new rules) instead of slipping between look and write."""
+    list(Event.objects.select_for_update().filter(format=key).values_list("pk", flat=True))
+    closed = event_freezing_format(key)
+    if closed is not None:
+        raise FormatInUse(format_frozen_by(closed))
 
 
 def format_frozen_by(event: Event) -> str:
