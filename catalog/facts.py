@@ -5,8 +5,10 @@ incomplete).
 Everything that lists card facts is derived from here: the Card model's columns (their
 choices and bounds), the data file's loader, the card list's filters and the API's documented
 parameters, the API's labels, the query language's keywords, the card page's fact rows, the
-contribution form and the incomplete report. Adding a plain fact touches the model (one line
-and its migration), the data file, this list, the translations and a test.
+contribution form and the incomplete report. Adding a plain fact is its entry here, its values
+in the data file and its words' translations, plus the Card's column (one line, and the
+migration makemigrations writes); tests/catalog/test_fact_registry.py adds a fake fact and finds
+it in every place derived from here.
 
 This module imports no model: the model is built from it. How a change is applied and recorded
 is catalog.changes.

@@ -5,7 +5,10 @@ incomplete report are derived from it, and each agrees with it here."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -210,3 +213,71 @@ def test_the_incomplete_report_has_a_column_for_each_expected_fact(english) -> N
     head = page[page.index("<thead>") : page.index("</thead>")]
     columns = re.findall(r'<th scope="col">(.*?)</th>', head)[1:]
     assert columns == [str(fact.label) for fact in facts.FACTS.values() if fact.expected]
+
+
+# A fact added to the registry's source, in a child process of its own: everything derived from
+# FACTS must show it, with no other file changed. Its column is one the Card has already (a cost
+# printed as words), since a new column needs its migration, which makemigrations writes.
+FAKE_FACT = (
+    '        Fact("cost_text", gettext_noop("Printed cost"), TEXT, _DECK, max_length=8,'
+    ' keyword=("printed",), help=gettext_noop("a cost printed as words"), example="printed:X",'
+    " filter=EXACT),\n"
+)
+WITH_A_FAKE_FACT = """
+import json, os, pathlib, sys, types
+source = pathlib.Path("catalog/facts.py").read_text(encoding="utf-8")
+end = "    )\\n}\\nPROPOSABLE"
+assert source.count(end) == 1, "the registry's end moved: update the test's marker"
+module = types.ModuleType("catalog.facts")
+module.__file__ = "catalog/facts.py"
+sys.modules["catalog.facts"] = module
+exec(compile(source.replace(end, sys.argv[1] + end), "catalog/facts.py", "exec"), module.__dict__)
+import django
+django.setup()
+from catalog import facts, query
+from catalog.api import CARD_FILTER_PARAMETERS
+from catalog.filters import CardFilter
+from catalog.loading import RECORD_KEYS
+from catalog.models import Card
+from catalog.templatetags.cards import card_facts
+from contributions.forms import ProposalForm
+card = Card(code="X-001", name="假", kind="tactic", cost_text="X")
+try:
+    searched = str(query.to_q(query.parse("printed:X")))
+except query.QueryError:
+    searched = None
+print(json.dumps({
+    "fact_keys": list(RECORD_KEYS[2 : 2 + len(facts.FACTS)]),
+    "filters": list(CardFilter.base_filters),
+    "parameters": [p.name for p in CARD_FILTER_PARAMETERS],
+    "keywords": [k.name for k in query.KEYWORDS],
+    "query": searched,
+    "missing_words": facts.MISSING_WORDS.get("printed"),
+    "proposal_fields": list(ProposalForm(card).fields),
+    "rows": [row["fact"].name for row in card_facts(card)["rows"]],
+}))
+"""
+
+
+def test_a_fact_added_to_the_registry_appears_everywhere_it_must(tmp_path: Path) -> None:
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp_path}/fake.sqlite3",
+        "DJANGO_SETTINGS_MODULE": "zongheng.settings",
+    }
+    child = subprocess.run(
+        [sys.executable, "-c", WITH_A_FAKE_FACT, FAKE_FACT],
+        cwd=Path(__file__).resolve().parents[2],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert child.returncode == 0, child.stderr[-3000:]
+    seen = json.loads(child.stdout.strip().splitlines()[-1])
+    assert "cost_text" in seen["fact_keys"]  # the loader reads it as a fact
+    assert "cost_text" in seen["filters"] and "cost_text" in seen["parameters"]  # filtered, documented
+    assert "printed" in seen["keywords"] and "cost_text" in (seen["query"] or "")  # the query language
+    assert seen["missing_words"] == "cost_text"  # `missing:printed`
+    assert "cost_text" in seen["proposal_fields"]  # a contribution may change it
+    assert "cost_text" in seen["rows"]  # the card page shows it
