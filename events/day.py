@@ -166,6 +166,16 @@ def set_checked_in(player: Player, checked_in: bool, *, by_player: bool = False)
 
 
 @transaction.atomic
+def check_in_everyone(event: Event) -> int:
+    """Before round 1: every player who has not dropped is checked in (the organiser who counts
+    heads at the door rather than waiting for phones). Returns how many were checked in now."""
+    current = _locked(event)
+    if _started(current):
+        raise TournamentError(_("Round 1 has been paired: check-in is over."))
+    return current.players.filter(checked_in=False, dropped=False).update(checked_in=True)
+
+
+@transaction.atomic
 def set_dropped(player: Player, dropped: bool, *, by_player: bool = False, by: Any = None) -> Player:
     """Drop (or reinstate, for an organiser) a player between rounds; they keep their record. An
     organiser's drop is recorded in the day's log: it is also how a player who cannot stay is
@@ -340,6 +350,13 @@ def _can_pair_next(event: Event) -> None:
         raise TournamentError(_("The top cut has begun: the Swiss rounds are over."))
     if event.tournament_rounds.filter(kind=SWISS).count() >= planned_rounds(event):
         raise TournamentError(_("Every Swiss round has been played."))
+    if len(active_players(event)) < 2:
+        raise TournamentError(
+            _(
+                "Fewer than two players can be paired: a player is paired once checked in, with a "
+                "legal list, and not dropped. Check players in first."
+            )
+        )
 
 
 def _pairs(players: list[int], history: History, seed: int) -> list[tuple[int, int | None]]:

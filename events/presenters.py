@@ -11,7 +11,7 @@ from typing import Any
 
 from django.core.paginator import Page, Paginator
 from django.db.models import QuerySet
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from catalog.lookup import catalog_index
@@ -61,8 +61,38 @@ def next_step(event: Event) -> Step | None:
         return Step(_("Pair the next top-cut round: %(stage)s") % {"stage": named}, top_cut=True)
     played = event.tournament_rounds.filter(kind=SWISS).count()
     if played < day.planned_rounds(event):
-        return Step(_("Pair round %(n)s") % {"n": played + 1})
+        paired = len(day.active_players(event))
+        if paired < 2:
+            return None  # nothing to pair yet: Readiness says what to do
+        # The button says what it will do: which round, and how many players it pairs.
+        return Step(
+            ngettext("Pair round %(n)s with %(players)s player", "Pair round %(n)s with %(players)s players", paired)
+            % {"n": played + 1, "players": paired}
+        )
     return Step(_("Pair the top cut"), top_cut=True) if event.top_cut else None
+
+
+@dataclass(frozen=True)
+class Readiness:
+    """Before round 1: who will be paired and who not yet, so the organiser knows what to do."""
+
+    total: int  # players who have not dropped
+    paired: int  # checked in, a legal list, not dropped: round 1 pairs these
+    not_checked_in: list[str]  # names, not dropped, not checked in
+    illegal: list[str]  # names, checked in, whose list is not legal
+
+
+def readiness(event: Event) -> Readiness | None:
+    """Who round 1 would pair, and who not yet (None once round 1 is paired). One query."""
+    if event.tournament_rounds.exists():
+        return None
+    rows = list(event.players.filter(dropped=False).order_by("name", "pk").values_list("name", "checked_in", "legal"))
+    return Readiness(
+        total=len(rows),
+        paired=sum(1 for _name, checked, legal in rows if checked and legal),
+        not_checked_in=[name for name, checked, _legal in rows if not checked],
+        illegal=[name for name, checked, legal in rows if checked and not legal],
+    )
 
 
 def public_lists(event: Event, current_stage: str) -> set[int]:

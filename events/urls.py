@@ -29,6 +29,7 @@ urlpatterns = [
     path("events/<int:event_id>/day/settings/", day_views.day_settings, name="day-settings"),
     path("events/<int:event_id>/day/judges/", day_views.add_judge, name="day-judges"),
     path("events/<int:event_id>/day/seating/", day_views.seating, name="day-seating"),
+    path("events/<int:event_id>/day/check-in/", day_views.check_in_everyone, name="day-check-in-all"),
     path("events/<int:event_id>/day/lists/", day_views.fix_list, name="day-fix-list"),
     path("events/<int:event_id>/day/players/add/", day_views.add_late_player, name="day-add-player"),
     path("events/<int:event_id>/day/players/<int:player_id>/", day_views.player_action, name="day-player"),

@@ -6,12 +6,13 @@ readers keep the Chinese card names, with pinyin beside them, and English labels
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 from urllib.parse import urlencode
 
 from django import template
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -69,6 +70,12 @@ def user_text(text: str | None) -> str:
     if not text:
         return ""
     return _mark(text, "zh") if CJK.search(text) else text
+
+
+@register.filter
+def names(values: Iterable[str]) -> str:
+    """Names users wrote, as one list in the reader's language: 甲、乙、丙 or A, B, C."""
+    return format_html_join("、" if not wants_english() else ", ", "{}", ((user_text(v),) for v in values))
 
 
 @register.filter

@@ -14,6 +14,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from catalog.textkeys import person_key
 from events import day, presenters, services, tools
@@ -62,6 +63,7 @@ def day_page(request: AuthedRequest, event_id: int) -> HttpResponse:
             "is_organiser": event.organiser_id == request.user.pk,
             "open_round": day.open_round(event),
             "next_step": presenters.next_step(event),
+            "readiness": presenters.readiness(event),
             "repairable": day.repairable(event),
             "stage": presenters.stage(event),
             "public_url": request.build_absolute_uri(reverse("events:public", args=[event.public_token])),
@@ -109,6 +111,16 @@ def player_action(request: AuthedRequest, event: Event, player_id: int) -> HttpR
         day.set_dropped(player, action == "drop", by=request.user)
     else:
         raise Refused(_("Unknown action."))
+    return None
+
+
+@day_action
+def check_in_everyone(request: AuthedRequest, event: Event) -> HttpResponse | None:
+    checked = day.check_in_everyone(event)
+    messages.success(
+        request,
+        ngettext("%(n)d player checked in.", "%(n)d players checked in.", checked) % {"n": checked},
+    )
     return None
 
 

@@ -37,9 +37,9 @@ def test_the_day_page_offers_exactly_the_next_step(alice, english) -> None:
     event = make_event(alice, players=4, top_cut=4)  # two Swiss rounds, then a top 4
     organiser = logged_in(alice)
     url = f"/events/{event.pk}/day/"
-    assert _buttons(organiser.get(url).content.decode()) == ["Pair round 1"]
+    assert _buttons(organiser.get(url).content.decode()) == ["Pair round 1 with 4 players"]
     play_round(event)
-    assert _buttons(organiser.get(url).content.decode()) == ["Pair round 2"]
+    assert _buttons(organiser.get(url).content.decode()) == ["Pair round 2 with 4 players"]
     play_round(event)
     # The last Swiss round is over: only the top cut goes on (no "next round" leading to an error).
     assert _buttons(organiser.get(url).content.decode()) == ["Pair the top cut"]

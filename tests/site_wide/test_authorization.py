@@ -148,6 +148,7 @@ ROUTES = [
     Route("post", "/events/{event}/day/lists/", 400, (302,), (404,), {"player": "{player}", "text": ""}),
     Route("post", "/events/{event}/day/rounds/1/publish/", 400, (302,), (404,)),  # published already
     Route("post", "/events/{event}/day/seating/", 302, (302,), (404,), {"player": "{player}", "fixed_table": "3"}),
+    Route("post", "/events/{event}/day/check-in/", 400, (302,), (404,)),  # round 1 is paired already
     # a player's own part of the event link: alice sent no list, so she has none either
     Route("post", "/e/{token}/check-in/", 404, (302,), (404,)),
     Route("post", "/e/{token}/report/", 404, (302,), (404,), {"wins": 2, "losses": 0, "draws": 0}),

@@ -211,6 +211,20 @@ def report() -> dict[str, dict[str, int]]:
             setups[n]["client"], "get", f"/events/{setups[n]['event'].pk}/day/deck-checks/{setups[n]['check']}/"
         ),
     )
+    for n in (10, 200):  # an event before round 1: n players, half checked in
+        early = Event.objects.create(organiser=setups[n]["user"], name=f"early{n}", deadline=timezone.now())
+        Submission.objects.bulk_create([Submission(event=early, player_name=f"e{i}", text="x") for i in range(n)])
+        day.players_from_lists(early)
+        early.players.filter(pk__in=early.players.values_list("pk", flat=True)[: n // 2]).update(checked_in=True)
+        setups[n]["early"] = early
+    measure(
+        "GET /events/<id>/day/ (before round 1)",
+        lambda n: _count(setups[n]["client"], "get", f"/events/{setups[n]['early'].pk}/day/"),
+    )
+    measure(
+        "POST /events/<id>/day/check-in/ (before round 1)",
+        lambda n: _count(setups[n]["client"], "post", f"/events/{setups[n]['early'].pk}/day/check-in/"),
+    )
     for page in ("day/", "pairings/", "standings.csv"):  # n players, two rounds played
         measure(
             f"GET /events/<id>/{page}",
