@@ -77,6 +77,21 @@ def test_paste_a_list_into_the_checker_and_see_the_verdict_live(site: str, page)
     shoot(page, "check-deck")
 
 
+def test_the_checker_echoes_a_list_one_line_a_line_on_a_phone(browser, site: str) -> None:
+    # Each echoed line was about 72 px tall (the template's own line breaks kept), a 15-line list
+    # a 4,000 px page: a line of the list is now one line on the screen.
+    context = browser.new_context(viewport=PHONE, locale="zh-TW")
+    page = context.new_page()
+    page.goto(f"{site}/check/")
+    page.fill("#id_list", LEGAL_40)
+    page.wait_for_selector(".verdict.legal")
+    heights = page.eval_on_selector_all("ol.listing li", "items => items.map(li => li.getBoundingClientRect().height)")
+    line = page.eval_on_selector("ol.listing", "el => parseFloat(getComputedStyle(el).lineHeight)")
+    assert len(heights) == len(LEGAL_40.strip().splitlines())
+    assert max(heights) < 1.5 * line, (heights, line)
+    context.close()
+
+
 def test_the_checker_works_without_javascript(browser, site: str) -> None:
     context = browser.new_context(java_script_enabled=False, viewport=PHONE)
     page = context.new_page()
