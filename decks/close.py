@@ -125,3 +125,34 @@ def close_enough(user: Any, missing: int = DEFAULT_MISSING) -> list[Suggestion]:
 def _codes_by_slot() -> dict[int, str]:
     code_by_pk = catalog_index().code_by_pk
     return {slot: code_by_pk[pk] for pk, slot in needs.slots().items()}
+
+
+# Why "what to buy next" suggests nothing, in the order they are looked for.
+NO_COLLECTION, NO_DECKS, ALL_BUILDABLE, TOO_FAR = "no_collection", "no_decks", "all_buildable", "too_far"
+
+
+@dataclass(frozen=True)
+class Nothing:
+    """Why there is no suggestion, and for TOO_FAR the fewest copies the nearest deck misses."""
+
+    reason: str
+    nearest: int | None = None
+
+
+def why_nothing(user: Any) -> Nothing:
+    """Why close_enough() found nothing to suggest: no collection counted yet, no legal deck
+    shared with the reader, every such deck buildable already, or all too far. Three queries."""
+    available = {pk: item.available for pk, item in availability(user).items()}
+    if not any(available.values()):
+        return Nothing(NO_COLLECTION)
+    readable = Deck.objects.filter(_readable_by(user), is_legal=True, needs_over=False).exclude(owner=user)
+    nearest = (
+        readable.annotate(missing=needs.MissingCopies(needs.lack_mask(available)))
+        .filter(missing__gte=1)
+        .order_by("missing")
+        .values_list("missing", flat=True)
+        .first()
+    )
+    if nearest is not None:
+        return Nothing(TOO_FAR, int(nearest))
+    return Nothing(ALL_BUILDABLE) if readable.exists() else Nothing(NO_DECKS)

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 from catalog.models import Card
 from collection.models import MAX_COPIES
 from collection.services import set_wanted
-from decks.close import DEFAULT_MISSING, Suggestion, close_enough
+from decks.close import DEFAULT_MISSING, MAX_MISSING, Suggestion, close_enough, why_nothing
 from decks.forms import (
     CloseEnoughForm,
 )
@@ -70,9 +70,13 @@ def shopping(request: AuthedRequest) -> HttpResponse:
         return response
     close_form = CloseEnoughForm(request.GET if "missing" in request.GET else None)
     missing_at_most = close_form.cleaned_data["missing"] if close_form.is_valid() else DEFAULT_MISSING
+    close = _purchases(close_enough(request.user, missing_at_most))
     context = {
         "close_form": close_form,
-        "close": _purchases(close_enough(request.user, missing_at_most)),
+        "close": close,
+        # An empty answer says why and what to do, never a dead end.
+        "nothing": None if close else why_nothing(request.user),
+        "max_missing": MAX_MISSING,
         "mine": Deck.objects.owned_by(request.user).order_by("archived", "name", "pk"),
         "chosen": {d.pk for d in decks},
         "decks": decks,

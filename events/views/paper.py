@@ -61,11 +61,13 @@ def paper_lists(request: AuthedRequest, event_id: int) -> HttpResponse:
         status = status if status != 200 else 400
     elif posted:
         status = 400
+    papers = list(PaperList.objects.filter(event=event).select_related("scan", "submission"))
     context = {
         "event": event,
         "form": form,
         "max_files": MAX_SHEET_FILES,
-        "papers": PaperList.objects.filter(event=event).select_related("scan", "submission"),
+        "papers": papers,
+        "reading": sum(1 for sheet in papers if sheet.scan.is_waiting),
     }
     return render(request, "events/paper_lists.html", context, status=status)
 

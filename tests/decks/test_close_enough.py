@@ -95,6 +95,37 @@ def test_the_shopping_page_says_what_to_buy_next(alice, shelf, english) -> None:
     assert "4 more decks become buildable" in client.get("/decks/shopping/?missing=4").content.decode()
 
 
-def test_nothing_close_is_said_plainly(bob, english) -> None:
-    page = logged_in(bob).get("/decks/shopping/").content.decode()
-    assert "No shared deck is that close to your collection." in page
+def _nothing(client: Client, query: str = "") -> str:
+    page = client.get(f"/decks/shopping/{query}").content.decode()
+    assert 'id="nothing-to-buy"' in page
+    return page.split('id="nothing-to-buy"', 1)[1].split("</div>", 1)[0]
+
+
+def test_with_no_collection_it_says_so_and_where_to_count(bob, english) -> None:
+    said = _nothing(logged_in(bob))
+    assert "your collection is empty" in said
+    assert 'href="/collection/"' in said and 'href="/collection/scan/"' in said
+
+
+def test_with_no_deck_shared_it_points_to_public_decks_and_groups(bob, english) -> None:
+    own(bob, YXJQ_003=1)
+    said = _nothing(logged_in(bob))
+    assert "Nobody shares a legal deck with you yet" in said
+    assert 'href="/decks/"' in said and 'href="/groups/"' in said
+
+
+def test_when_everything_is_buildable_it_says_there_is_nothing_to_buy(alice, bob, english) -> None:
+    own(alice, WJ_001=1, **{code.replace("-", "_"): 3 for code in LEGAL_MAIN})
+    make_deck(bob, name="都有了", public=True)
+    said = _nothing(logged_in(alice))
+    assert "already builds every legal deck shared with you" in said
+
+
+def test_when_every_deck_is_too_far_it_says_how_far_and_offers_to_look_further(alice, bob, english) -> None:
+    own(alice, WJ_001=1, **{code.replace("-", "_"): 3 for code in LEGAL_MAIN})
+    make_deck(bob, name="差三張", public=True, main=_without("YXJQ-017", YXJQ_018=3))
+    client = logged_in(alice)
+    said = _nothing(client, "?missing=2")
+    assert "the nearest misses 3 copies" in said
+    assert 'href="?missing=3#next"' in said
+    assert "1 more deck becomes buildable" in client.get("/decks/shopping/?missing=3").content.decode()

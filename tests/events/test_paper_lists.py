@@ -174,3 +174,21 @@ def test_another_organisers_sheets_are_not_found(alice_client: Client, bob_clien
     assert bob_client.post(f"/events/{event.pk}/paper/{paper.pk}/", {"action": "discard"}).status_code == 404
     assert bob_client.get(f"/events/{event.pk}/paper/{paper.pk}/lines/0.webp").status_code == 404
     assert PaperList.objects.filter(pk=paper.pk).exists()
+
+
+def test_the_list_of_sheets_updates_itself_while_one_is_read_and_then_stops(
+    alice_client: Client, alice, event: Event, english
+) -> None:
+    waiting = Scan.objects.create(user=alice, purpose=Scan.Purpose.SHEET, status=Scan.Status.QUEUED)
+    PaperList.objects.create(event=event, scan=waiting)
+    page = alice_client.get(f"/events/{event.pk}/paper/").content.decode()
+    section = page.split('<section id="sheets"', 1)[1].split(">", 1)[0]
+    assert 'hx-trigger="every 3s"' in section and 'hx-select="#sheets"' in section
+    assert "1 sheet is being read: this list updates itself." in page
+    # The poll is the page at its own address; once the sheet is read, it asks no more.
+    waiting.status = Scan.Status.DONE
+    waiting.result = {"lines": [], "codes": []}
+    waiting.save()
+    polled = alice_client.get(f"/events/{event.pk}/paper/", HTTP_HX_REQUEST="true").content.decode()
+    section = polled.split('<section id="sheets"', 1)[1].split(">", 1)[0]
+    assert "hx-trigger" not in section and "read: check it and add it" in polled
