@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator, MaxValueValidator, MinLengthValidator, MinValueValidator
 from django.db import models
 from django.db.models import Count, Exists, F, OuterRef, Q
+from django.db.models.functions import Lower
 from django.utils.deconstruct import deconstructible
 from django.utils.translation import gettext_lazy as _
 
@@ -57,6 +58,11 @@ class Group(models.Model):
 
     class Meta:
         ordering = ["name", "pk"]
+        constraints = [
+            # Two groups of one owner with the same name cannot be told apart in a menu: the name
+            # is unique per owner, letters in either case counting as one.
+            models.UniqueConstraint(Lower("name"), "owner", name="group_name_once_per_owner"),
+        ]
 
     def __str__(self) -> str:
         return self.name

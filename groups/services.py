@@ -65,18 +65,39 @@ def role_of(group: Group, user: Any) -> str | None:
     return Membership.objects.filter(group=group, user=user).values_list("role", flat=True).first()
 
 
-def create_group(owner: Any, name: str) -> Group:
-    name = " ".join(str(name).split())
-    group = Group(owner=owner, name=name)
+def _checked_name(group: Group, name: str) -> None:
+    """The group named `name` (its spaces tidied), within the field's bounds; else GroupError."""
+    group.name = " ".join(str(name).split())
     try:
         group.full_clean(exclude=["owner", "invite"])
     except ValidationError as exc:
         raise GroupError(" ".join(exc.messages)) from None
+
+
+def _name_free(group: Group) -> None:
+    """Called under the owner's row lock: no other group of the owner has this name (in either
+    case). The database's constraint holds it too; this says so in words."""
+    taken = Group.objects.filter(owner_id=group.owner_id, name__iexact=group.name).exclude(pk=group.pk)
+    if taken.exists():
+        raise GroupError(
+            _("You already have a group named “%(name)s”: give this one another name.") % {"name": group.name}
+        )
+
+
+def _lock_owner(owner_id: int) -> None:
+    # The owner's row orders two changes to their groups at once: the bound on how many, and
+    # the name checked free is the name written.
+    get_user_model().objects.select_for_update().filter(pk=owner_id).first()
+
+
+def create_group(owner: Any, name: str) -> Group:
+    group = Group(owner=owner)
+    _checked_name(group, name)
     with transaction.atomic():
-        # The owner's row orders two groups made at once, so the bound holds.
-        get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
+        _lock_owner(owner.pk)
         if Group.objects.filter(owner=owner).count() >= MAX_OWNED:
             raise GroupError(_("You own %(n)d groups already, the most one player may.") % {"n": MAX_OWNED})
+        _name_free(group)
         group.save()
         Membership.objects.create(group=group, user=owner, role=Role.OWNER)
     return group
@@ -84,12 +105,11 @@ def create_group(owner: Any, name: str) -> Group:
 
 def rename(group: Group, actor: Any, name: str) -> Group:
     _owner_only(group, actor)
-    group.name = " ".join(str(name).split())
-    try:
-        group.full_clean(exclude=["owner", "invite"])
-    except ValidationError as exc:
-        raise GroupError(" ".join(exc.messages)) from None
-    group.save(update_fields=["name"])
+    _checked_name(group, name)
+    with transaction.atomic():
+        _lock_owner(group.owner_id)
+        _name_free(group)
+        group.save(update_fields=["name"])
     return group
 
 
