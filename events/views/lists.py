@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -22,6 +23,7 @@ from events.models import Event, Submission, new_token
 from rules_check import DeckListError
 from webutil.bounds import accepts
 from webutil.confirm import unless_confirmed
+from webutil.invitations import EVENT, invitation
 from webutil.requests import AuthedRequest, HtmxHttpRequest
 
 
@@ -173,10 +175,14 @@ def sheets(request: AuthedRequest, event_id: int) -> HttpResponse:
 
 
 @accepts(DECK_LIST)
-@login_required
 def submit(request: AuthedRequest, token: str) -> HttpResponse:
-    """The player's page behind the event's link: send a list, or replace it, until the deadline."""
+    """The player's page behind the event's link: send a list, or replace it, until the deadline.
+    To a visitor not logged in, the link says which event it is and offers both ways in."""
     event = get_object_or_404(Event.objects.select_related("organiser"), token=token)
+    if not request.user.is_authenticated:
+        if request.method != "GET":
+            return redirect_to_login(request.get_full_path())
+        return invitation(request, EVENT, event.name, event.organiser.get_username())
     mine = Submission.objects.filter(event=event, player=request.user).first()
     initial = {"player_name": mine.player_name if mine else request.user.get_username()}
     form = SubmissionForm(request.POST or None, request.FILES or None, user=request.user, initial=initial)

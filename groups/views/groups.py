@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -21,6 +22,7 @@ from groups.models import Group, Membership
 from league.models import Game
 from league.queries import league
 from webutil.confirm import unless_confirmed
+from webutil.invitations import GROUP, invitation
 from webutil.requests import AuthedRequest
 
 RECENT_GAMES = 30
@@ -96,14 +98,18 @@ def group_page(request: AuthedRequest, group_id: int, form: GameForm | None = No
     return render(request, "groups/group.html", context, status=status)
 
 
-@login_required
 def join(request: AuthedRequest, invite: str) -> HttpResponse:
-    """The invite link: GET says which group it is and asks; POST joins."""
+    """The invite link: GET says which group it is and asks; POST joins. To a visitor not logged
+    in, it says which group and whose, and offers both ways in."""
     group = Group.objects.filter(invite=invite[:32]).select_related("owner").first()
     if group is None:
         raise Http404(
             _("This invite link is not valid: it may have been replaced. Ask the group's owner for the new one.")
         )
+    if not request.user.is_authenticated:
+        if request.method != "GET":
+            return redirect_to_login(request.get_full_path())
+        return invitation(request, GROUP, group.name, group.owner.get_username())
     if request.method == "POST":
         try:
             group, new = services.join(request.user, invite)

