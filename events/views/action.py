@@ -1,16 +1,18 @@
 """A change to the tournament day from the organisers' page, written once: who may make it, the
-answer when the day's rules refuse it, and where the page goes afterwards. A new day action is
-one function under `day_action` and its form in the day's template."""
+answer when the day's rules refuse it (in place, the input kept), and where the page goes
+afterwards (to what changed). A new day action is one function under `day_action` and its form
+in the day's template, marked with `{% refused "key" %}` and `{% posted "key" "field" %}`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import wraps
 from typing import Any, TypeVar
 
 from django.contrib.auth.decorators import login_required
 from django.forms import BaseForm
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -24,10 +26,6 @@ from webutil.requests import AuthedRequest, HtmxHttpRequest
 def run(request: AuthedRequest, event_id: int) -> Event:
     """An event this user runs (organiser or co-organiser); a 404 to everyone else."""
     return get_object_or_404(day.events_run_by(request.user), pk=event_id)
-
-
-def _back(event: Event) -> HttpResponse:
-    return redirect("events:day", event.pk)
 
 
 def _form_message(form: Any) -> str:
@@ -58,22 +56,64 @@ def valid(form: FormT) -> FormT:
     return form
 
 
-def day_action(view: Callable[..., HttpResponse | None]) -> Callable[..., HttpResponse]:
+@dataclass(frozen=True)
+class Refusal:
+    """A day action the rules refused: which form (`key`, as the template names it), why, and
+    what was typed, so that the page comes back with the reason beside that form and the input
+    in it."""
+
+    key: str
+    message: str
+    data: QueryDict
+
+
+def form_key(request: HttpRequest) -> str:
+    """The form a day action came from: its route's name, the ids in its address after the
+    event's (a player, a match, a round), and its `action` button or field when it has one:
+    "day-result:17", "day-table:2:remove"."""
+    match = request.resolver_match
+    assert match is not None
+    ids = [str(v) for k, v in match.kwargs.items() if k != "event_id"]
+    sub = [str(request.POST["action"])[:20]] if request.POST.get("action") else []
+    return ":".join([str(match.url_name), *ids, *sub])
+
+
+View = Callable[..., HttpResponse | None]
+
+
+def day_action(*, shows: str = "") -> Callable[[View], Callable[..., HttpResponse]]:
     """A change to the day from the organisers' page, written once: logged in, POST only, on an
-    event this user runs (a 404 to anyone else; the view is given the event, not its id). What
-    the day's rules refuse (day.TournamentError, Refused) is answered with its reason (400) and
-    the way back; an action that answers nothing goes back to the day's page. The rules and
-    their locks are the services' (events.day, events.tools)."""
+    event this user runs (a 404 to anyone else; the view is given the event, not its id). The
+    rules and their locks are the services' (events.day, events.tools).
 
-    @login_required
-    @require_POST
-    @wraps(view)
-    def action(request: AuthedRequest, event_id: int, **kwargs: Any) -> HttpResponse:
-        event = run(request, event_id)
-        try:
-            answer = view(request, event, **kwargs)
-        except (day.TournamentError, Refused) as exc:
-            return refused(request, event, str(exc))
-        return _back(event) if answer is None else answer
+    What the rules refuse (day.TournamentError, Refused) is answered in place: to htmx, the
+    reason alone (400), which the form shows beside itself, its input untouched; without
+    JavaScript, the day's page again (400) with the reason beside the form and what was typed
+    in it. Done, the day's page shows what changed: `shows` is the element to show, formatted
+    with the address's ids ("match-{match_id}"), the page's top when empty."""
 
-    return action
+    def decorate(view: View) -> Callable[..., HttpResponse]:
+        @login_required
+        @require_POST
+        @wraps(view)
+        def action(request: AuthedRequest, event_id: int, **kwargs: Any) -> HttpResponse:
+            event = run(request, event_id)
+            try:
+                answer = view(request, event, **kwargs)
+            except (day.TournamentError, Refused) as exc:
+                if request.htmx:
+                    return render(request, "events/_refused.html", {"message": str(exc)}, status=400)
+                # Here, not at the top: the day's page imports this module for its actions.
+                from events.views.day import render_day
+
+                return render_day(request, event, Refusal(form_key(request), str(exc), request.POST.copy()), 400)
+            if answer is not None:
+                return answer
+            place = reverse("events:day", args=[event.pk]) + (f"#{shows.format(**kwargs)}" if shows else "")
+            if request.htmx:  # the whole page again, at what changed
+                return HttpResponse(headers={"HX-Redirect": place})
+            return redirect(place)
+
+        return action
+
+    return decorate

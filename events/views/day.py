@@ -29,7 +29,7 @@ from events.forms import (
     TournamentSettingsForm,
 )
 from events.models import DeckCheck, Event, Match
-from events.views.action import Refused, day_action, run, valid
+from events.views.action import Refusal, Refused, day_action, run, valid
 from tournament import tiebreakers
 from webutil.confirm import unless_confirmed
 from webutil.csv import csv_text
@@ -40,7 +40,21 @@ from webutil.requests import AuthedRequest
 
 @login_required
 def day_page(request: AuthedRequest, event_id: int) -> HttpResponse:
-    event = run(request, event_id)
+    return render_day(request, run(request, event_id))
+
+
+def render_day(request: AuthedRequest, event: Event, refusal: Refusal | None = None, status: int = 200) -> HttpResponse:
+    """The organisers' page of the day; after a refused action (`refusal`), the same page with
+    the reason beside the form it came from and what was typed in it (its Django form bound to
+    the input, so each field's error shows beside the field)."""
+
+    def bound(key: str, form: type[Any], **kwargs: Any) -> Any:
+        if refusal is not None and refusal.key == key:
+            made = form(refusal.data, **kwargs)
+            made.is_valid()
+            return made
+        return form(**kwargs)
+
     context = presenters.day_context(event, request.GET.get("round"), pages=request.GET)
     players = list(event.players.all())
     checked = tools.checked_rounds(event)
@@ -49,9 +63,10 @@ def day_page(request: AuthedRequest, event_id: int) -> HttpResponse:
     active = len(day.active_players(event))
     context.update(
         {
-            "settings_form": TournamentSettingsForm(instance=event),
-            "late_form": LatePlayerForm(),
-            "judge_form": JudgeForm(),
+            "refusal": refusal,
+            "settings_form": bound("day-settings", TournamentSettingsForm, instance=event),
+            "late_form": bound("day-add-player", LatePlayerForm),
+            "judge_form": bound("day-judges", JudgeForm),
             "games_form": GamesForm(),
             "players": players,
             # what the cached list of player suggestions is drawn from
@@ -69,16 +84,16 @@ def day_page(request: AuthedRequest, event_id: int) -> HttpResponse:
             "public_url": request.build_absolute_uri(reverse("events:public", args=[event.public_token])),
             "swiss_rounds": day.planned_rounds(event),
             "unseated": tools.unseated(event, context["newest"]),
-            "penalty_form": PenaltyForm(),  # its player comes from the shared picker
+            "penalty_form": bound("day-penalty", PenaltyForm),  # its player comes from the shared picker
             "penalties": event.penalties.select_related("player", "match", "by"),
             "changes": presenters.change_lines(event, context["names"]),
             "deck_checks": DeckCheck.objects.filter(round__event=event).select_related("round")[:50],
         }
     )
-    return render(request, "events/day.html", context)
+    return render(request, "events/day.html", context, status=status)
 
 
-@day_action
+@day_action(shows="settings")
 def day_settings(request: AuthedRequest, event: Event) -> HttpResponse | None:
     if event.organiser_id != request.user.pk:
         raise Http404(_("Only the organiser changes the event's settings."))
@@ -88,7 +103,7 @@ def day_settings(request: AuthedRequest, event: Event) -> HttpResponse | None:
     return None
 
 
-@day_action
+@day_action(shows="settings")
 def add_judge(request: AuthedRequest, event: Event) -> HttpResponse | None:
     if event.organiser_id != request.user.pk:
         raise Http404(_("Only the organiser changes the event's settings."))
@@ -101,7 +116,7 @@ def add_judge(request: AuthedRequest, event: Event) -> HttpResponse | None:
     return None
 
 
-@day_action
+@day_action(shows="player-{player_id}")
 def player_action(request: AuthedRequest, event: Event, player_id: int) -> HttpResponse | None:
     player = get_object_or_404(event.players, pk=player_id)
     action = request.POST.get("action")
@@ -114,7 +129,7 @@ def player_action(request: AuthedRequest, event: Event, player_id: int) -> HttpR
     return None
 
 
-@day_action
+@day_action(shows="rounds")
 def check_in_everyone(request: AuthedRequest, event: Event) -> HttpResponse | None:
     checked = day.check_in_everyone(event)
     messages.success(
@@ -124,7 +139,7 @@ def check_in_everyone(request: AuthedRequest, event: Event) -> HttpResponse | No
     return None
 
 
-@day_action
+@day_action(shows="players")
 def seating(request: AuthedRequest, event: Event) -> HttpResponse | None:
     """A player's first-round bye (before round 1) and fixed table."""
     form = valid(SeatingForm(request.POST))
@@ -138,7 +153,7 @@ def seating(request: AuthedRequest, event: Event) -> HttpResponse | None:
     return None
 
 
-@day_action
+@day_action(shows="players")
 def fix_list(request: AuthedRequest, event: Event) -> HttpResponse | None:
     """The organiser replaces a player's list; recorded in the day's log."""
     form = valid(FixListForm(request.POST))
@@ -147,14 +162,14 @@ def fix_list(request: AuthedRequest, event: Event) -> HttpResponse | None:
     return None
 
 
-@day_action
+@day_action(shows="players")
 def add_late_player(request: AuthedRequest, event: Event) -> HttpResponse | None:
     form = valid(LatePlayerForm(request.POST))
     day.add_player(event, form.cleaned_data["name"], form.cleaned_data["text"], request.user)
     return None
 
 
-@day_action
+@day_action(shows="round")
 def pair(request: AuthedRequest, event: Event) -> HttpResponse | None:
     try:
         if request.POST.get("top_cut"):
@@ -168,7 +183,7 @@ def pair(request: AuthedRequest, event: Event) -> HttpResponse | None:
     return None
 
 
-@day_action
+@day_action(shows="round")
 def swap(request: AuthedRequest, event: Event) -> HttpResponse | None:
     """Swap two players of the newest round by hand: a rematch is asked about first."""
     first, second = whole_number(request.POST.get("first")), whole_number(request.POST.get("second"))
@@ -191,7 +206,7 @@ def swap(request: AuthedRequest, event: Event) -> HttpResponse | None:
     return None
 
 
-@day_action
+@day_action(shows="match-{match_id}")
 def enter_result(request: AuthedRequest, event: Event, match_id: int) -> HttpResponse | None:
     match = get_object_or_404(Match, round__event=event, pk=match_id)
     form = valid(GamesForm(request.POST))
@@ -199,7 +214,7 @@ def enter_result(request: AuthedRequest, event: Event, match_id: int) -> HttpRes
     return None
 
 
-@day_action
+@day_action(shows="round")
 def round_clock(request: AuthedRequest, event: Event, number: int) -> HttpResponse | None:
     """Pause, resume, add minutes to or end the newest round's clock."""
     round_ = get_object_or_404(event.tournament_rounds, number=number)
@@ -208,7 +223,7 @@ def round_clock(request: AuthedRequest, event: Event, number: int) -> HttpRespon
     return None
 
 
-@day_action
+@day_action(shows="round")
 def edit_table(request: AuthedRequest, event: Event, number: int) -> HttpResponse | None:
     """A table of the newest round by hand: two players paired (a rematch asked about first), a
     bye, a match loss, or the table removed."""
@@ -234,7 +249,7 @@ def edit_table(request: AuthedRequest, event: Event, number: int) -> HttpRespons
     return None
 
 
-@day_action
+@day_action(shows="rounds")
 def delete_round(request: AuthedRequest, event: Event, number: int) -> HttpResponse | None:
     asked = unless_confirmed(
         request,
@@ -249,7 +264,7 @@ def delete_round(request: AuthedRequest, event: Event, number: int) -> HttpRespo
     return None
 
 
-@day_action
+@day_action(shows="penalties")
 def give_penalty(request: AuthedRequest, event: Event) -> HttpResponse | None:
     data = valid(PenaltyForm(request.POST, players=event.players.all())).cleaned_data
     tools.give_penalty(event, data["player"], data["kind"], data["note"], request.user)
@@ -257,7 +272,7 @@ def give_penalty(request: AuthedRequest, event: Event) -> HttpResponse | None:
     return None
 
 
-@day_action
+@day_action(shows="deck-checks")
 def new_deck_check(request: AuthedRequest, event: Event, number: int) -> HttpResponse | None:
     """Pick tables of the newest round at random for a deck check, then show their lists."""
     count = whole_number(request.POST.get("tables") or "", max_digits=4)
@@ -273,7 +288,7 @@ def deck_check_page(request: AuthedRequest, event_id: int, check_id: int) -> Htt
     return render(request, "events/deck_check.html", {"event": event, "check": tools.with_players(check)})
 
 
-@day_action
+@day_action(shows="round")
 def publish_round(request: AuthedRequest, event: Event, number: int) -> HttpResponse | None:
     """Publish a draft round to the players and the venue; its clock starts now."""
     tools.publish(event, number, request.user)
