@@ -47,6 +47,19 @@ class DeckQuerySet(models.QuerySet["Deck"]):
     def owned_by(self, user: Any) -> DeckQuerySet:
         return self.filter(owner=user) if user.is_authenticated else self.none()
 
+    def shared_in_groups_of(self, user: Any) -> models.QuerySet[Any]:
+        """Rows (deck, group) of the decks others share with the user's groups, the group's name
+        and the deck's owner loaded: one query, in the groups' order."""
+        if not user.is_authenticated:
+            return Deck.groups.through.objects.none()
+        memberships = Membership.objects.filter(user=user).values("group")
+        return (
+            Deck.groups.through.objects.filter(group__in=memberships)
+            .exclude(deck__owner=user)
+            .select_related("group", "deck__owner")
+            .order_by("group__name", "group_id", "deck__name", "deck_id")
+        )
+
     def with_ownership(self, user: Any) -> DeckQuerySet:
         """Each deck with `missing` (copies the user lacks to build it) and `owned` (the copies it
         takes that the user has), counting available copies: owned, foils too, minus those in

@@ -74,9 +74,15 @@ def deck_sample(request: HtmxHttpRequest, deck_id: int) -> HttpResponse:
     return render(request, template, context)
 
 
+# Decks offered to choose from on each side (mine, and those shared with my groups): a phone's
+# list stays short; any other deck is pasted by its address.
+CHOICES = 300
+
+
 def _deck_param(request: HtmxHttpRequest, name: str) -> Deck | None:
-    """A deck named by id (or by its URL, pasted) in the query; None when not given."""
-    raw = request.GET.get(name, "").strip()
+    """A deck named in the query: its address pasted (`<name>_link`), else chosen by id
+    (`<name>`); None when neither is given."""
+    raw = (request.GET.get(f"{name}_link", "").strip() or request.GET.get(name, "")).strip()
     if not raw:
         return None
     digits = raw.rstrip("/").rsplit("/", 1)[-1]
@@ -89,7 +95,20 @@ def _deck_param(request: HtmxHttpRequest, name: str) -> Deck | None:
 def compare(request: HtmxHttpRequest) -> HttpResponse:
     """Any two decks the reader may see, side by side: `?a=<id>&b=<id>`."""
     a, b = _deck_param(request, "a"), _deck_param(request, "b")
-    context: dict[str, Any] = {"a": a, "b": b, "mine": Deck.objects.owned_by(request.user).order_by("name", "pk")}
+    mine = list(Deck.objects.owned_by(request.user).order_by("name", "pk")[:CHOICES])
+    shared: dict[Any, list[Deck]] = {}
+    for row in Deck.objects.shared_in_groups_of(request.user)[:CHOICES]:
+        shared.setdefault(row.group, []).append(row.deck)
+    listed = {d.pk for d in mine} | {d.pk for decks in shared.values() for d in decks}
+    context: dict[str, Any] = {
+        "a": a,
+        "b": b,
+        "mine": mine,
+        "shared": list(shared.items()),
+        # A deck chosen that is in neither list (a public deck, from its page): its address.
+        "a_link": a.get_absolute_url() if a is not None and a.pk not in listed else "",
+        "b_link": b.get_absolute_url() if b is not None and b.pk not in listed else "",
+    }
     if a is not None and b is not None:
         view_a, view_b = deck_view(a), deck_view(b)
         context.update(

@@ -121,3 +121,36 @@ def test_compare_refuses_private_decks_of_others_and_bad_ids(client: Client, ali
     for bad in ("a=x&b=1", "a=1", "a=-1&b=2", "a=1" + "0" * 30 + f"&b={public.pk}"):
         assert client.get(f"/api/decks/compare/?{bad}").status_code == 400
     assert client.get("/decks/compare/?a=abc").status_code == 404
+
+
+def test_compare_offers_my_decks_and_my_groups_decks_as_choices(alice, bob, charlie, english) -> None:
+    from decks import services
+    from tests.support.group_helpers import make_group
+
+    mine = make_deck(alice, name="我的牌")
+    group = make_group(alice, bob, name="週五牌局")
+    theirs = make_deck(bob, name="鮑伯的牌")
+    services.set_groups(theirs, [group])
+    make_deck(charlie, name="查理的私人牌")  # not mine, not shared: never offered
+    page = logged_in(alice).get("/decks/compare/").content.decode()
+    side_a = page.split('name="a"', 1)[1].split("</select>", 1)[0]
+    assert '<optgroup label="My decks">' in side_a and f'<option value="{mine.pk}">我的牌</option>' in side_a
+    assert '<optgroup label="週五牌局">' in side_a and f'<option value="{theirs.pk}">鮑伯的牌 · bob</option>' in side_a
+    assert "查理的私人牌" not in page
+    assert 'name="a_link"' in page and 'name="b_link"' in page
+    # A choice from each list compares; a pasted address wins over a choice.
+    chosen = logged_in(alice).get(f"/decks/compare/?a={mine.pk}&b={theirs.pk}").content.decode()
+    assert "我的牌" in chosen and "鮑伯的牌" in chosen and "curves" in chosen
+    public = make_deck(charlie, name="查理的公開牌", public=True)
+    pasted = (
+        logged_in(alice)
+        .get(f"/decks/compare/?a={mine.pk}&b={theirs.pk}&b_link=http://testserver/decks/{public.pk}/")
+        .content.decode()
+    )
+    assert "查理的公開牌" in pasted and f'value="/decks/{public.pk}/"' in pasted  # shown as pasted
+
+
+def test_compare_from_a_public_decks_page_keeps_it_as_its_address(client: Client, bob, english) -> None:
+    public = make_deck(bob, name="公開的", public=True)
+    page = client.get(f"/decks/compare/?a={public.pk}").content.decode()
+    assert f'name="a_link" value="/decks/{public.pk}/"' in page  # a visitor has no list: the address

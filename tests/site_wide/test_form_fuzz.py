@@ -93,7 +93,7 @@ QUERIES: dict[str, list[str]] = {
     "/cards/": ["q", "set", "kind", "cost_min", "sort", "page", "per_page"],
     "/decks/": ["general", "faction", "format", "legal", "sort", "page", "per_page"],
     "/collection/": ["q", "kind", "page", "per_page"],
-    "/decks/compare/": ["a", "b"],
+    "/decks/compare/": ["a", "b", "a_link", "b_link"],
     "/decks/{deck}/history/": ["a", "b"],
     "/groups/{group}/": ["general", "faction", "format", "legal", "sort", "page", "per_page"],
 }
