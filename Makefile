@@ -73,6 +73,7 @@ bench: messages
 	$(BIN)/python bench/events.py
 	$(BIN)/python bench/queries.py
 	$(BIN)/python bench/http.py
+	$(BIN)/python bench/machinery.py
 	$(BIN)/python bench/tournament.py
 	$(BIN)/python bench/buildable.py
 	$(BIN)/python bench/rows.py
