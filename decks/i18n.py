@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from catalog.textkeys import to_simplified
 from groups import formats
 from rules_check import DEFAULT_FORMAT, FORMATS
 from webutil.i18n import wants_english, wants_simplified
+from webutil.mainland import interface_simplified
 
 
 def format_label(name: str, house_name: str | None = None) -> str:
@@ -37,4 +37,5 @@ def label_formats(objects: Sequence[Any]) -> None:
 def pick(message_zh: str, message_en: str) -> str:
     if wants_english():
         return message_en
-    return to_simplified(message_zh) if wants_simplified() else message_zh
+    # Interface text, not card data: phrase by phrase as the catalogues are (預設 → 默认).
+    return interface_simplified(message_zh) if wants_simplified() else message_zh

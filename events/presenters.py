@@ -212,7 +212,8 @@ def day_context(
     a time (`pages`: the request's query)."""
     pages = pages or {}
     names = player_names(event)
-    rounds = list(event.tournament_rounds.all() if drafts else event.tournament_rounds.published())
+    every = event.tournament_rounds.with_table_counts()  # a top-cut round's tab says which it is
+    rounds = list(every if drafts else every.published())
     # One round's tables at a time (`?round=`, the newest by default): a page of 9 rounds of 256
     # tables would be thousands of rows.
     shown = next((r for r in rounds if str(r.number) == str(number)), None) if number else None
@@ -243,6 +244,8 @@ def day_context(
         "tiebreaker_order": tiebreaker_order(),
         "table": table,
         "bracket": [r for r in _bracket(event, names) if drafts or r.published_at is not None],
+        # A dropped player keeps their place in the standings, marked.
+        "dropped": set(event.players.filter(dropped=True).values_list("pk", flat=True)),
     }
 
 

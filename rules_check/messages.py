@@ -60,7 +60,7 @@ MESSAGES: dict[str, tuple[str, str, str]] = {
     ),
     "no_general": (
         WARNING,
-        "沒有選擇武將：將使用生命30、沒有技能的默認武將。",
+        "沒有選擇武將：將使用生命30、沒有技能的預設武將。",
         "No general chosen: the default general (30 life, no skills) will be played.",
     ),
     "unreadable_line": (ERROR, "無法讀取：{reason}。", "Cannot be read: {reason_en}."),

@@ -21,6 +21,7 @@ from catalog import cache_version, facts, images, textkeys, vocab
 from catalog.faces import colours
 from webutil import rows
 from webutil.i18n import wants_english, wants_simplified
+from webutil.mainland import interface_simplified
 from webutil.text import CJK
 from webutil.urls import reverse_memo
 
@@ -53,6 +54,18 @@ def zh(text: str | None) -> str:
     """Printed text (card data, set names) in the reader's script, marked as Chinese where the
     page is not. For element content; attributes take `script`."""
     return _mark(script(text), "zh-Hans" if wants_simplified() else "zh-Hant")
+
+
+@register.filter
+def said(text: str | None) -> str:
+    """A message of the rules (rules_check's, written in Traditional): interface text, so on a
+    Simplified page in mainland wording phrase by phrase (預設 → 默认), not character by
+    character as card data is; marked as Chinese where the page is not."""
+    if not text:
+        return ""
+    if wants_simplified():
+        return _mark(interface_simplified(text), "zh-Hans")
+    return _mark(text, "zh-Hant")
 
 
 @register.filter

@@ -131,8 +131,8 @@ def test_simplified_is_written_as_mainland_readers_write_it() -> None:
 def test_card_data_keeps_character_conversion_while_the_interface_converts_phrases() -> None:
     from pathlib import Path
 
-    from catalog.management.commands.translations import read_overrides, to_mainland
     from catalog.textkeys import to_simplified
+    from webutil.mainland import read_overrides, to_mainland
 
     overrides = read_overrides(Path("locale/zh_Hans/overrides.tsv"))
     assert to_mainland("請選擇檔案後登入", overrides) == "请选择文件后登录"

@@ -11,49 +11,14 @@ Extracting new strings (`manage.py makemessages`) does need GNU gettext, on a de
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
-import opencc
 import polib
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-_MAINLAND = opencc.OpenCC("tw2sp")
-# An element whose content is Traditional on purpose (an example of what a player may type).
-_KEPT_TRADITIONAL = re.compile(r'<(\w+)[^>]*\blang="zh-Hant"[^>]*>.*?</\1>', re.DOTALL)
-
-
-def read_overrides(path: Path) -> dict[str, str]:
-    """Traditional phrase → Simplified, from a tab-separated file (# starts a comment)."""
-    overrides: dict[str, str] = {}
-    if not path.exists():
-        return overrides
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        parts = line.split("\t")
-        if len(parts) != 2 or not parts[0] or not parts[1]:
-            raise CommandError(f"{path}:{number}: expected a Traditional phrase, a tab and its Simplified form")
-        overrides[parts[0]] = parts[1]
-    return overrides
-
-
-def to_mainland(text: str, overrides: dict[str, str]) -> str:
-    """Interface text as a mainland reader writes it."""
-    kept: list[str] = []
-
-    def hold(value: str) -> str:
-        kept.append(value)
-        return f"\ue000{len(kept) - 1}\ue001"  # private-use marks: opencc leaves them alone
-
-    text = _KEPT_TRADITIONAL.sub(lambda m: hold(m.group(0)), text)
-    for phrase in sorted(overrides, key=len, reverse=True):
-        if phrase in text:
-            text = text.replace(phrase, hold(overrides[phrase]))
-    converted = _MAINLAND.convert(text)
-    return re.sub(r"\ue000(\d+)\ue001", lambda m: kept[int(m.group(1))], converted)
+from webutil.mainland import read_overrides, to_mainland
 
 
 def simplified_from_traditional(source: Path, target: Path) -> int:
