@@ -109,10 +109,13 @@ def day_action(*, shows: str = "") -> Callable[[View], Callable[..., HttpRespons
                 return render_day(request, event, Refusal(form_key(request), str(exc), request.POST.copy()), 400)
             if answer is not None:
                 return answer
-            place = reverse("events:day", args=[event.pk]) + (f"#{shows.format(**kwargs)}" if shows else "")
-            if request.htmx:  # the whole page again, at what changed
-                return HttpResponse(headers={"HX-Redirect": place})
-            return redirect(place)
+            page = reverse("events:day", args=[event.pk])
+            shown = shows.format(**kwargs)
+            if request.htmx:
+                # The whole page again, at what changed. Not by its #fragment: a browser sent to
+                # its own address plus a fragment only scrolls, it does not load the page again.
+                return HttpResponse(headers={"HX-Redirect": page + (f"?shown={shown}" if shown else "")})
+            return redirect(page + (f"#{shown}" if shown else ""))
 
         return action
 

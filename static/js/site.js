@@ -43,6 +43,44 @@ function tickRoundTimers() {
 }
 tickRoundTimers();
 setInterval(tickRoundTimers, 1000);
+// A day action done by htmx loads the page again with ?shown=<id>: show that element (what
+// changed), then tidy the address. Without JavaScript the redirect's #fragment does the same.
+{
+  const address = new URL(window.location.href);
+  const shown = address.searchParams.get("shown");
+  const element = shown && /^[\w-]+$/.test(shown) ? document.getElementById(shown) : null;
+  if (element) {
+    element.scrollIntoView({ block: "start" });
+    address.searchParams.delete("shown");
+    address.hash = shown;
+    history.replaceState(null, "", address);
+  }
+}
+// The venue's clock: a button fills the screen with it (the browser's full-screen mode needs a
+// tap), and the screen is kept awake while the clock shows (a wake lock, asked again whenever
+// the page is shown again: the browser lets it go when the page is hidden). Where the browser
+// offers neither, the page is the same without them.
+for (const button of document.querySelectorAll("button[data-fullscreen]")) {
+  if (typeof document.documentElement.requestFullscreen === "function") {
+    button.hidden = false;
+    button.addEventListener("click", () => document.documentElement.requestFullscreen().catch(() => {}));
+    document.addEventListener("fullscreenchange", () => {
+      button.hidden = Boolean(document.fullscreenElement);
+    });
+  }
+}
+async function keepAwake() {
+  if (!document.querySelector("[data-wake-lock]") || !("wakeLock" in navigator) || document.hidden) {
+    return;
+  }
+  try {
+    await navigator.wakeLock.request("screen");
+  } catch {
+    // Refused (a saver mode, a policy): the screen may sleep, the clock still runs.
+  }
+}
+keepAwake();
+document.addEventListener("visibilitychange", keepAwake);
 // Copy buttons (share links, deck lists): hidden without JavaScript or a clipboard, where the
 // text itself stays selectable. data-copy names an element whose value or text is copied;
 // data-copy-url a page whose text is.

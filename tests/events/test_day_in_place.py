@@ -67,7 +67,7 @@ def test_a_done_action_shows_what_changed(alice) -> None:
     match = event.tournament_rounds.get().matches.order_by("table").first()
     url = f"/events/{event.pk}/day/results/{match.pk}/"
     done = client.post(url, {"wins": "2", "losses": "1", "draws": "0"}, HTTP_HX_REQUEST="true")
-    assert done.status_code == 200 and done["HX-Redirect"] == f"/events/{event.pk}/day/#match-{match.pk}"
+    assert done.status_code == 200 and done["HX-Redirect"] == f"/events/{event.pk}/day/?shown=match-{match.pk}"
     page = client.get(f"/events/{event.pk}/day/").content.decode()
     assert f'id="match-{match.pk}"' in page and 'id="round"' in page
 

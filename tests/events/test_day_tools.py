@@ -173,6 +173,17 @@ def test_the_clock_screen_shows_the_round_the_time_left_and_the_tables_still_pla
     assert visitor.get("/t/not-a-token/clock/").status_code == 404
 
 
+def test_the_clock_screen_is_the_clock_alone(alice, english) -> None:
+    # On a projector: the round and the time left, no header, menus or footer of the site; a
+    # button for the full screen and a wake lock asked for by site.js.
+    event = make_event(alice, players=4)
+    day.pair_next_round(event)
+    page = Client().get(f"/t/{event.public_token}/clock/").content.decode()
+    assert "site-header" not in page and "main-nav" not in page and "site-footer" not in page
+    assert "data-fullscreen" in page and "data-wake-lock" in page
+    assert 'class="projector-time"' in page
+
+
 def test_a_finished_round_shows_no_running_countdown(alice, english) -> None:
     event = make_event(alice, players=4)
     play_round(event)

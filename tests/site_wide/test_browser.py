@@ -129,6 +129,41 @@ def test_main_pages_fit_a_phone_screen(site: str, page, path: str) -> None:
         shoot(page, "general")
 
 
+@pytest.mark.parametrize("javascript", [True, False])
+def test_the_logged_in_phone_header_is_one_row_with_a_menu(site: str, browser, javascript: bool) -> None:
+    # It took three rows (130 px) of links on a 360 px phone; the links and the language are now
+    # behind "Menu" (a details element: it opens without JavaScript too).
+    from django.contrib.auth import get_user_model
+
+    user, _made = get_user_model().objects.get_or_create(username="header-user")
+    user.set_password("a-long-browser-password-42")
+    user.save()
+    context = browser.new_context(viewport=PHONE, locale="zh-TW", java_script_enabled=javascript)
+    page = context.new_page()
+    page.goto(f"{site}/accounts/login/")
+    page.fill("#id_username", "header-user")
+    page.fill("#id_password", "a-long-browser-password-42")
+    page.locator("main form button[type=submit]").click()
+    page.wait_for_load_state()
+    header = page.locator("header.site-header")
+    assert header.bounding_box()["height"] <= 64
+    assert not page.locator("header nav.main-nav").is_visible()
+    menu = page.locator("details.phone-menu > summary")
+    box = menu.bounding_box()
+    assert box["height"] >= 44 and box["width"] >= 44  # a primary control: 44 px
+    menu.click()
+    links = page.locator("nav.menu-nav a")
+    expect(links.first).to_be_visible()
+    assert links.count() >= 8  # cards, sets, decks, check, my decks, collection, events, groups, account
+    for i in range(links.count()):
+        assert links.nth(i).bounding_box()["height"] >= 44
+    expect(page.locator("#lang-select-menu")).to_be_visible()
+    page.set_viewport_size(DESKTOP)
+    expect(page.locator("header nav.main-nav")).to_be_visible()
+    expect(page.locator("details.phone-menu")).to_be_hidden()
+    context.close()
+
+
 def test_sign_up_and_count_cards_without_reloads(site: str, page) -> None:
     page.goto(f"{site}/accounts/signup/")
     page.fill("#id_username", "browser-user")
@@ -334,6 +369,46 @@ def test_a_card_picture_shows_and_a_missing_one_falls_back_to_the_face(site: str
     context.close()
 
 
+def test_the_round_clock_fills_the_screen_and_keeps_it_awake(site: str, browser) -> None:
+    from datetime import timedelta
+
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from events import day
+    from events.models import Event
+
+    organiser = get_user_model().objects.create_user("clockkeeper", password="x-very-long-password-1")
+    event = Event.objects.create(organiser=organiser, name="投影", deadline=timezone.now() + timedelta(days=1))
+    for name in ("甲", "乙"):
+        day.add_player(event, name, LEGAL_40)
+    event.players.update(checked_in=True, legal=True)
+    day.pair_next_round(event)
+    context = browser.new_context(viewport=DESKTOP, locale="zh-TW")
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    # What the page asks the browser for, seen by the test (a headless browser grants neither).
+    page.add_init_script(
+        "window.__asked = []; Object.defineProperty(navigator, 'wakeLock', {value: {request: (kind) =>"
+        " { window.__asked.push('wake:' + kind); return Promise.resolve({}); }}});"
+        " Element.prototype.requestFullscreen = function () { window.__asked.push('full:' + this.tagName);"
+        " return Promise.resolve(); };"
+    )
+    page.goto(f"{site}/t/{event.public_token}/clock/")
+    assert page.locator("header, nav, footer").count() == 0
+    expect(page.locator(".projector-time")).to_be_visible()
+    page.wait_for_function("window.__asked.includes('wake:screen')")  # the screen kept awake
+    button = page.locator("button[data-fullscreen]")
+    expect(button).to_be_visible()
+    box = button.bounding_box()
+    assert box is not None and box["height"] >= 24 and box["width"] >= 24
+    button.click()
+    page.wait_for_function("window.__asked.includes('full:HTML')")  # the whole page, full screen
+    context.close()
+    assert problems == [], problems
+
+
 def test_a_tournament_day_on_phones(site: str, browser) -> None:
     """Eight players check in and report from their phones, three Swiss rounds (a disagreement
     settled by the organiser), a top 4, and the public results page."""
@@ -378,7 +453,8 @@ def test_a_tournament_day_on_phones(site: str, browser) -> None:
 
     for number in range(1, 4):
         desk.goto(f"{site}/events/{event.pk}/day/")
-        desk.click('form[action$="/day/pair/"] button:not([name])')
+        with desk.expect_navigation():  # htmx sends it; done, the page loads again at the round
+            desk.click('form[action$="/day/pair/"] button:not([name])')
         desk.wait_for_selector("table.pairings")
         matches = list(Match.objects.filter(round__event=event, round__number=number).order_by("table"))
         assert len(matches) == 4
@@ -391,8 +467,9 @@ def test_a_tournament_day_on_phones(site: str, browser) -> None:
                 form = desk.locator(f'form[action$="/results/{match.pk}/"]')
                 form.locator('input[name="wins"]').fill("2")
                 form.locator('input[name="losses"]').fill("1")
-                form.locator("button").click()
-                desk.wait_for_load_state()
+                with desk.expect_navigation():
+                    form.locator("button").click()
+                assert f"match-{match.pk}" in desk.url  # the page shows the result entered
             else:
                 report(match.player_b_id, 1, 2, "" if number == 2 else "0")
             settled = Match.objects.get(pk=match.pk)
@@ -402,7 +479,8 @@ def test_a_tournament_day_on_phones(site: str, browser) -> None:
     desk.screenshot(path=str(ARTIFACTS / "tournament-day-phone.png"), full_page=True)
     for _stage in ("semis", "final"):
         desk.goto(f"{site}/events/{event.pk}/day/")
-        desk.click('form[action$="/day/pair/"] button[name="top_cut"]')
+        with desk.expect_navigation():
+            desk.click('form[action$="/day/pair/"] button[name="top_cut"]')
         desk.wait_for_selector(".bracket")
         for match in Match.objects.filter(round__event=event, round__kind="top", a_wins__isnull=True):
             report(match.player_a_id, 2, 0)
