@@ -100,6 +100,14 @@ def alice(db):
 
 
 @pytest.fixture
+def racer(transactional_db):
+    """A user for the concurrency tests, which run on real transactions (each test brings its
+    own committed catalogue: the session's is in a transaction they cannot see)."""
+    load_catalog()
+    return get_user_model().objects.create_user("racer", password="x-very-long-password-1")
+
+
+@pytest.fixture
 def bob(db):
     return get_user_model().objects.create_user("bob", "bob@example.org", PASSWORD)
 

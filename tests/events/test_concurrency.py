@@ -1,131 +1,15 @@
-"""Writes that two people or two tabs can make at once, made at once: real threads, real
-transactions, on SQLite here and PostgreSQL in CI. Each fails without its row lock."""
+"""The tournament day's writes that two people can make at once (two organiser tabs, two players'
+reports, a report racing the organiser), made at once: real threads, real transactions, on
+SQLite here and PostgreSQL in CI. Each fails without its row lock."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from django.contrib.auth import get_user_model
-from django.core.files.uploadedfile import SimpleUploadedFile
-from django.test import Client
 
-from catalog.loading import load_catalog
-from collection.models import CollectionChange, CollectionEntry
-from collection.services import change_counts
-from decks.models import Deck
-from decks.services import snapshot_of
+from tests.conftest import logged_in
 from tests.support.concurrency import at_once
-from tests.support.deck_helpers import make_deck
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def racer():
-    load_catalog()  # real transactions: each test brings its own committed catalogue
-    return get_user_model().objects.create_user("racer", password="x-very-long-password-1")
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-def test_ten_plus_ones_on_one_builder_line_all_land(racer) -> None:
-    deck = make_deck(racer, main={"YXJQ-003": 1})
-
-    def plus_one() -> int:
-        response = client_for(racer).post(f"/decks/{deck.pk}/change/", {"action": "inc", "card": "YXJQ-003"})
-        return response.status_code
-
-    assert at_once(*[plus_one] * 10) == [302] * 10
-    assert snapshot_of(Deck.objects.get(pk=deck.pk)).main["YXJQ-003"] == 11
-
-
-def test_a_name_patch_racing_a_cards_patch_keeps_both(racer) -> None:
-    deck = make_deck(racer, main={"YXJQ-003": 1})
-    url = f"/api/decks/{deck.pk}/"
-
-    def rename() -> int:
-        return client_for(racer).patch(url, json.dumps({"name": "新名"}), content_type="application/json").status_code
-
-    def recard() -> int:
-        body = json.dumps({"cards": [{"card": "YXJQ-003", "count": 3}]})
-        return client_for(racer).patch(url, body, content_type="application/json").status_code
-
-    for _ in range(3):
-        assert at_once(rename, recard) == [200, 200]
-        saved = snapshot_of(Deck.objects.get(pk=deck.pk))
-        assert saved.name == "新名" and saved.main == {"YXJQ-003": 3}
-        Deck.objects.filter(pk=deck.pk).update(name="舊名")
-
-
-def test_confirming_an_import_twice_at_once_applies_it_once(racer) -> None:
-    first = client_for(racer)
-    upload = SimpleUploadedFile("c.csv", b"code,quantity\nYXJQ-003,2\nYXJQ-004,1\n", "text/csv")
-    assert first.post("/collection/import/", {"file": upload, "mode": "add"}).status_code == 200
-    second = Client()
-    second.cookies = first.cookies  # the same browser: one session, two tabs (or a double click)
-
-    statuses = at_once(
-        lambda: first.post("/collection/import/", {"confirm": "1"}).status_code,
-        lambda: second.post("/collection/import/", {"confirm": "1"}).status_code,
-    )
-    assert sorted(statuses) == [302, 400]
-    assert CollectionEntry.objects.get(user=racer, card__code="YXJQ-003").quantity == 2
-    assert CollectionChange.objects.filter(user=racer, source="import").count() == 2
-
-
-def test_an_import_racing_a_plus_one_for_a_new_card_never_500s(racer) -> None:
-    from catalog.models import Card
-
-    client = client_for(racer)
-    upload = SimpleUploadedFile("c.csv", b"code,quantity\nYXJQ-005,2\n", "text/csv")
-    assert client.post("/collection/import/", {"file": upload, "mode": "add"}).status_code == 200
-    card = Card.objects.get(code="YXJQ-005")
-
-    results = at_once(
-        lambda: client.post("/collection/import/", {"confirm": "1"}).status_code,
-        lambda: change_counts(racer, card, add=1).quantity,
-    )
-    assert results[0] in (302, 400)
-    quantity = CollectionEntry.objects.get(user=racer, card=card).quantity
-    assert quantity == (3 if results[0] == 302 else 1)  # applied after the +1 was seen, or refused whole
-
-
-def test_undoing_one_change_twice_at_once_undoes_it_once(racer) -> None:
-    from catalog.models import Card
-
-    card = Card.objects.get(code="YXJQ-003")
-    change_counts(racer, card, add=2)
-    change = CollectionChange.objects.get(user=racer)
-
-    def undo() -> int:
-        return client_for(racer).post(f"/collection/history/{change.pk}/undo/", {"confirm": "yes"}).status_code
-
-    statuses = at_once(undo, undo)
-    assert sorted(statuses)[0] in (200, 302) and 500 not in statuses
-    assert CollectionEntry.objects.get(user=racer, card=card).quantity == 0
-
-
-def test_two_tabs_building_a_deck_while_its_cards_change_set_aside_one_true_allocation(racer) -> None:
-    from collection.models import AllocatedCard, Allocation
-
-    deck = make_deck(racer, main={"YXJQ-003": 1}, general=None)
-    url = f"/api/decks/{deck.pk}/"
-
-    def build() -> int:
-        return client_for(racer).patch(url, json.dumps({"built": True}), content_type="application/json").status_code
-
-    def plus_one() -> int:
-        return client_for(racer).post(f"/decks/{deck.pk}/change/", {"action": "inc", "card": "YXJQ-003"}).status_code
-
-    assert sorted(at_once(build, build, plus_one, plus_one)) == [200, 200, 302, 302]
-    assert Allocation.objects.filter(user=racer).count() == 1
-    held = AllocatedCard.objects.get(allocation__user=racer)
-    assert held.copies == snapshot_of(Deck.objects.get(pk=deck.pk)).main["YXJQ-003"] == 3
 
 
 def _tournament(racer, players: int = 4):
@@ -152,7 +36,7 @@ def test_two_organiser_tabs_pairing_at_once_pair_one_round(racer) -> None:
 
     def pair() -> int:
         return (
-            client_for(racer).post(f"/api/events/{event.pk}/rounds/", "{}", content_type="application/json").status_code
+            logged_in(racer).post(f"/api/events/{event.pk}/rounds/", "{}", content_type="application/json").status_code
         )
 
     assert sorted(at_once(pair, pair)) == [201, 400]
