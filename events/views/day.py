@@ -122,6 +122,19 @@ def player_action(request: AuthedRequest, event: Event, player_id: int) -> HttpR
     action = request.POST.get("action")
     if action in ("check_in", "check_out"):
         day.set_checked_in(player, action == "check_in")
+    elif action == "drop" and (
+        asked := unless_confirmed(
+            request,
+            title=_("Drop %(name)s from the event?") % {"name": player.name},
+            message=_(
+                "They will not be paired in any later round; their results so far stay in the "
+                "standings. You can reinstate them before the next round."
+            ),
+            button=_("Drop"),
+            back=reverse("events:day", args=[event.pk]) + f"#player-{player.pk}",
+        )
+    ):
+        return asked
     elif action in ("drop", "reinstate"):
         day.set_dropped(player, action == "drop", by=request.user)
     else:

@@ -92,3 +92,23 @@ def test_a_refused_swap_keeps_both_players_chosen(alice) -> None:
     form = _form_of(refused.content.decode(), url)
     chosen = re.findall(r'<option value="(\d+)" selected', form)
     assert chosen == [str(match.player_a_id), str(match.player_b_id)]
+
+
+def test_check_in_and_drop_are_apart_and_drop_asks_first(alice) -> None:
+    event = make_event(alice, players=4)
+    player = event.players.order_by("pk").first()
+    client = logged_in(alice)
+    page = client.get(f"/events/{event.pk}/day/").content.decode()
+    row = page.split(f'id="player-{player.pk}"', 1)[1].split("</tr>", 1)[0]
+    cells = row.split("<td")
+    check_cell = next(c for c in cells if 'value="check_in"' in c or 'value="check_out"' in c)
+    assert 'value="drop"' not in check_cell  # never in the same cell as check-in
+    url = f"/events/{event.pk}/day/players/{player.pk}/"
+    asked = client.post(url, {"action": "drop"})
+    assert asked.status_code == 200 and "Drop" in asked.content.decode()
+    player.refresh_from_db()
+    assert not player.dropped  # nothing until confirmed
+    done = client.post(url, {"action": "drop", "confirm": "yes"})
+    assert done.status_code == 302 and done["Location"].endswith(f"#player-{player.pk}")
+    player.refresh_from_db()
+    assert player.dropped

@@ -788,7 +788,7 @@ def test_a_player_dropped_by_the_organiser_leaves_the_cut_and_it_is_recorded(ali
     cannot_stay = Player.objects.get(pk=seeds[0])
     organiser = logged_in(alice)
     url = f"/events/{event.pk}/day/players/{cannot_stay.pk}/"
-    assert organiser.post(url, {"action": "drop"}).status_code == 302
+    assert organiser.post(url, {"action": "drop", "confirm": "yes"}).status_code == 302
     day.pair_top_cut(event)
     cut = {p for pair in _cut(event)[0] for p in pair}
     assert cut == set(seeds[1:5])  # the fifth takes the place

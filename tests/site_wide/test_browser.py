@@ -409,6 +409,35 @@ def test_the_round_clock_fills_the_screen_and_keeps_it_awake(site: str, browser)
     assert problems == [], problems
 
 
+def test_the_organisers_day_page_has_tap_targets_a_finger_can_hit(site: str, browser) -> None:
+    # WCAG 2.2 2.5.8: every control at least 24 × 24 px unless it is text in a sentence; ours:
+    # buttons and the page's row of tools 44 px on a phone (the row was 19 px tall).
+    from datetime import timedelta
+
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from events import day
+    from events.models import Event
+
+    context, phone = log_in(browser, site, "tapper", PHONE)
+    organiser = get_user_model().objects.get(username="tapper")
+    event = Event.objects.create(organiser=organiser, name="點按", deadline=timezone.now() + timedelta(days=1))
+    for name in ("甲", "乙", "丙", "丁"):
+        day.add_player(event, name, LEGAL_40)
+    phone.goto(f"{site}/events/{event.pk}/day/")
+    small = phone.eval_on_selector_all(
+        "main button, main select, main input:not([type=hidden]), main summary, main .link-row a",
+        """els => els.filter(e => e.offsetParent !== null).map(e => {
+            const r = e.getBoundingClientRect();
+            const primary = e.matches('button, .link-row a, summary');
+            return [e.outerHTML.slice(0, 80), r.width, r.height, primary];
+        }).filter(([_, w, h, primary]) => h < (primary ? 44 : 24) || w < 24)""",
+    )
+    assert small == []
+    context.close()
+
+
 def test_a_tournament_day_on_phones(site: str, browser) -> None:
     """Eight players check in and report from their phones, three Swiss rounds (a disagreement
     settled by the organiser), a top 4, and the public results page."""
