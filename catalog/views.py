@@ -11,13 +11,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from catalog import cache_version, query
+from catalog import cache_version, query, textkeys
 from catalog.faces import colours
 from catalog.filters import TIDY_DEFAULTS, CardFilter
 from catalog.models import Card, CardSet
 from catalog.preview import card_png
 from catalog.vocab import Kind, Tier
 from rules_check.codes import normalize_code
+from webutil.i18n import wants_english, wants_simplified
 from webutil.pagination import per_page
 from webutil.querystring import tidy_get
 from webutil.requests import HtmxHttpRequest
@@ -98,6 +99,10 @@ def set_detail(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return render(request, "catalog/set_detail.html", context)
 
 
+def _script(text: str) -> str:
+    return textkeys.to_simplified(text) if wants_simplified() else text
+
+
 def syntax(request: HtmxHttpRequest) -> HttpResponse:
     """Help for the query language: every keyword, its aliases, its values, with examples."""
     keywords = [
@@ -108,7 +113,8 @@ def syntax(request: HtmxHttpRequest) -> HttpResponse:
         ("lb", _("initials")),
         ("刘备", _("Simplified")),
         ("yxjq3", _("a card code")),
-        ("class:騎兵 cost<=3", _("keywords together")),
+        # in the reader's own words: 騎兵 on a Traditional page, 骑兵 on a Simplified one
+        (("class:cavalry" if wants_english() else f"class:{_script('騎兵')}") + " cost<=3", _("keywords together")),
         ("faction:wei or faction:wu", _("either")),
         ("set:yxjq -kind:general", _("minus")),
         ("(s:yxjq or s:lshj) c:cavalry", _("groups")),

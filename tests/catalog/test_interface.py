@@ -92,3 +92,17 @@ def test_a_chip_marks_chinese_typed_into_a_filter(client: Client) -> None:
     chips = html[html.index('<ul class="in-use"') :]
     chips = " ".join(chips[: chips.index("</ul>")].split())
     assert 'Affiliation: <span lang="zh">蜀</span>' in chips
+
+
+@pytest.mark.parametrize(
+    ("language", "hint", "wrong"),
+    [
+        ("en", "class:cavalry cost&lt;=3", "class:騎兵"),
+        ("zh-hans", "class:骑兵", "class:騎兵"),
+        ("zh-hant", "class:騎兵", "class:骑兵"),
+    ],
+)
+def test_the_search_hint_is_in_the_readers_words(language: str, hint: str, wrong: str) -> None:
+    page = reader(language).get("/cards/").content.decode()
+    hints = page.split('class="hint"', 1)[1].split("</p>", 1)[0]
+    assert hint in hints and wrong not in hints

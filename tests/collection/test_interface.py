@@ -88,3 +88,13 @@ def test_a_collection_row_is_one_form_and_a_stepper_ignores_the_typed_counts(ali
     refused = alice_client.post("/collection/cards/YXJQ-003/", {**sent, "action": "set"})
     assert refused.status_code == 400
     assert CollectionEntry.objects.get(user=alice, card__code="YXJQ-003").quantity == 2
+
+
+def test_an_empty_collection_says_one_thing_and_keeps_its_live_count(alice_client: Client, english) -> None:
+    page = alice_client.get("/collection/").content.decode()
+    assert page.count("Nothing yet: add cards") == 1
+    assert "No card matches." not in page and "result-count" not in page
+    # The count a live filter answer updates (hx-swap-oob) is on the page, so htmx finds it.
+    assert 'id="filter-count"' in page
+    live = alice_client.get("/collection/?kind=tactic", HTTP_HX_REQUEST="true").content.decode()
+    assert 'id="filter-count"' in live and "Nothing yet: add cards" in live
