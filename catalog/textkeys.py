@@ -55,8 +55,10 @@ def _char_readings(char: str) -> list[str]:
         for reading in pinyin(form, style=Style.NORMAL, heteronym=True, errors="ignore")[:1]:
             for r in reading:
                 r = r.replace("ü", "v")
-                if r and r not in readings:
-                    readings.append(r)
+                # ü typed as a player would: lv (the IME's way), lu, lyu; lü itself folds to lv.
+                for spelled in (r, r.replace("v", "u"), r.replace("v", "yu")) if "v" in r else (r,):
+                    if spelled and spelled not in readings:
+                        readings.append(spelled)
     return readings
 
 
@@ -93,6 +95,11 @@ def code_key(code: str) -> str:
 def sort_key(name: str) -> str:
     """The name's usual pinyin reading, for sorting Chinese names the way a dictionary does."""
     return " ".join(lazy_pinyin(to_simplified(name), errors="ignore"))
+
+
+def shown_pinyin(name: str) -> str:
+    """The name's usual pinyin as an English page shows it: 呂布 -> `Lü Bu`, 劉備 -> `Liu Bei`."""
+    return " ".join(s.capitalize() for s in lazy_pinyin(to_simplified(name), errors="ignore", v_to_u=True))
 
 
 @lru_cache(maxsize=65536)

@@ -125,7 +125,7 @@ def lines(text: str | None) -> list[str]:
 
 @register.filter
 def pinyin(name: str | None) -> str:
-    return textkeys.sort_key(name) if name else ""
+    return textkeys.shown_pinyin(name) if name else ""
 
 
 @register.filter

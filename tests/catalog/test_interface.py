@@ -106,3 +106,11 @@ def test_the_search_hint_is_in_the_readers_words(language: str, hint: str, wrong
     page = reader(language).get("/cards/").content.decode()
     hints = page.split('class="hint"', 1)[1].split("</p>", 1)[0]
     assert hint in hints and wrong not in hints
+
+
+@pytest.mark.parametrize("typed", ["lvbu", "lubu", "lyubu", "lübu", "Lü Bu"])
+def test_lu_bu_is_shown_with_his_u_umlaut_and_found_however_it_is_typed(typed: str) -> None:
+    page = reader("en").get("/cards/WJ-008/").content.decode()
+    assert "Lü Bu" in page and "lv bu" not in page
+    found = Client().get("/api/cards/", {"q": typed}).json()
+    assert "WJ-008" in [card["code"] for card in found["results"]]

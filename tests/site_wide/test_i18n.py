@@ -41,9 +41,9 @@ def test_english_keeps_chinese_card_names_with_pinyin() -> None:
     client = in_language("en")
     html = client.get("/cards/WJ-001/").content.decode()
     assert 'lang="en"' in html
-    assert "Check a deck" in html and "劉備" in html and "liu bei" in html and "Infantry" in html
+    assert "Check a deck" in html and "劉備" in html and "Liu Bei" in html and "Infantry" in html
     listing = client.get("/cards/?q=liubei").content.decode()
-    assert "劉備" in listing and "liu bei" in listing
+    assert "劉備" in listing and "Liu Bei" in listing
     verdict = client.post("/check/", {"list": ILLEGAL, "format": "standard"}).content.decode()
     assert "Not legal" in verdict and "The deck has 8 cards" in verdict
 
@@ -94,11 +94,11 @@ def test_english_shows_pinyin_beside_card_names_everywhere(alice) -> None:
     deck = make_deck(alice)
     for path in (f"/decks/{deck.pk}/", "/sets/YXJQ/", f"/decks/{deck.pk}/sheet/"):
         html = client.get(path).content.decode()
-        assert '<span lang="zh-Hant">新兵</span> <small class="pinyin">xin bing</small>' in html, path
+        assert '<span lang="zh-Hant">新兵</span> <small class="pinyin">Xin Bing</small>' in html, path
     checked = client.post("/check/", {"list": "3 新兵", "format": "standard"}).content.decode()
-    assert '<span lang="zh-Hant">新兵</span> <small class="pinyin">xin bing</small>' in checked
+    assert '<span lang="zh-Hant">新兵</span> <small class="pinyin">Xin Bing</small>' in checked
     chinese = in_language("zh-hant")
-    assert 'class="pinyin">xin bing' not in chinese.get("/sets/YXJQ/").content.decode()
+    assert 'class="pinyin">Xin Bing' not in chinese.get("/sets/YXJQ/").content.decode()
 
 
 @pytest.mark.parametrize(
