@@ -438,6 +438,19 @@ def test_the_organisers_day_page_has_tap_targets_a_finger_can_hit(site: str, bro
     context.close()
 
 
+def test_a_one_character_card_name_is_a_target_a_finger_can_hit(site: str, browser) -> None:
+    # 酒 as a link was 16 × 19 px on the builder and /cards/incomplete/: at least 24 × 24 now.
+    context = browser.new_context(viewport=PHONE, locale="zh-TW")
+    page = context.new_page()
+    page.goto(f"{site}/cards/?q=酒")
+    sizes = page.eval_on_selector_all(
+        "a.card-link",
+        "els => els.map(e => { const r = e.getBoundingClientRect(); return [e.textContent, r.width, r.height]; })",
+    )
+    assert sizes and all(w >= 24 and h >= 24 for _text, w, h in sizes), sizes
+    context.close()
+
+
 def test_a_tournament_day_on_phones(site: str, browser) -> None:
     """Eight players check in and report from their phones, three Swiss rounds (a disagreement
     settled by the organiser), a top 4, and the public results page."""
