@@ -61,3 +61,15 @@ def test_simplified_pages_use_mainland_words(alice) -> None:
     assert "赛制（BO1/BO3）" in settings_page and "局数制" not in settings_page
     assert "资料" not in reader("zh-hans").get("/cards/incomplete/").content.decode().replace("资料来源", "")
     assert Client().get("/").status_code == 200
+
+
+def test_the_players_own_table_comes_first_on_their_page(alice, bob, english) -> None:
+    event = make_event(alice, players=4)
+    mine = event.players.order_by("pk").first()
+    mine.user = bob
+    mine.save()
+    day.pair_next_round(event)
+    page = logged_in(bob).get(f"/e/{event.token}/").content.decode()
+    main = page.split("<main", 1)[1]
+    assert main.index("my-match") < main.index('class="note"')  # before the notes about lists
+    assert re.search(r"Round 1 · table \d+", _text(main))
