@@ -47,9 +47,10 @@ class Step:
     top_cut: bool = False
 
 
-def next_step(event: Event) -> Step | None:
+def next_step(event: Event, paired: int) -> Step | None:
     """What comes next, if anything: pairing the next Swiss round, the top cut or its next round.
-    None while a round is being played and once the event is over."""
+    None while a round is being played and once the event is over. `paired`: how many players
+    a Swiss round would pair now (day.active_players, which the page has counted already)."""
     if day.open_round(event) is not None:
         return None
     tops = list(event.tournament_rounds.filter(kind=TOP).order_by("number").prefetch_related("matches"))
@@ -61,7 +62,6 @@ def next_step(event: Event) -> Step | None:
         return Step(_("Pair the next top-cut round: %(stage)s") % {"stage": named}, top_cut=True)
     played = event.tournament_rounds.filter(kind=SWISS).count()
     if played < day.planned_rounds(event):
-        paired = len(day.active_players(event))
         if paired < 2:
             return None  # nothing to pair yet: Readiness says what to do
         # The button says what it will do: which round, and how many players it pairs.
@@ -82,16 +82,15 @@ class Readiness:
     illegal: list[str]  # names, checked in, whose list is not legal
 
 
-def readiness(event: Event) -> Readiness | None:
-    """Who round 1 would pair, and who not yet (None once round 1 is paired). One query."""
-    if event.tournament_rounds.exists():
-        return None
-    rows = list(event.players.filter(dropped=False).order_by("name", "pk").values_list("name", "checked_in", "legal"))
+def readiness(players: Sequence[Player]) -> Readiness:
+    """Who round 1 would pair, and who not yet, from the event's players the page has loaded
+    already (no query). Only before round 1: the caller knows when that is."""
+    waiting = sorted((p for p in players if not p.dropped), key=lambda p: (p.name, p.pk))
     return Readiness(
-        total=len(rows),
-        paired=sum(1 for _name, checked, legal in rows if checked and legal),
-        not_checked_in=[name for name, checked, _legal in rows if not checked],
-        illegal=[name for name, checked, legal in rows if checked and not legal],
+        total=len(waiting),
+        paired=sum(1 for p in waiting if p.checked_in and p.legal),
+        not_checked_in=[p.name for p in waiting if not p.checked_in],
+        illegal=[p.name for p in waiting if p.checked_in and not p.legal],
     )
 
 
