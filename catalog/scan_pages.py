@@ -15,6 +15,9 @@ from PIL import Image
 from catalog.models import Scan
 from webutil.requests import HtmxHttpRequest
 
+# A card's width over its height (63 × 88 mm).
+CARD_ASPECT = 63 / 88
+
 
 def progress_answer(request: HtmxHttpRequest, scan: Scan) -> HttpResponse | None:
     """A progress poll (htmx GET of the page) is answered with the progress while the photo is
@@ -35,6 +38,13 @@ def crop_answer(scan: Scan, boxes: Sequence[dict[str, object]], number: int) -> 
     if not isinstance(box, list) or len(box) != 4:
         raise Http404(_("No such card in this photo."))
     x0, y0, x1, y1 = (int(v) for v in box)
+    if y1 - y0 > x1 - x0:
+        # A card: its box runs from the name to the code, both printed in the middle, so it is
+        # narrower than the card. Widened to a card's shape (63 × 88 mm) about its centre: the
+        # cost in the top-left corner and the figures at the bottom stay in the picture.
+        half = max(x1 - x0, round((y1 - y0) * CARD_ASPECT)) // 2
+        centre = (x0 + x1) // 2
+        x0, x1 = centre - half, centre + half
     margin = max(8, (y1 - y0) // 10)
     with scan.image.open("rb") as stored, Image.open(stored) as photo:
         area = (max(0, x0 - margin), max(0, y0 - margin), min(photo.width, x1 + margin), min(photo.height, y1 + margin))

@@ -22,7 +22,7 @@ from catalog import images
 from catalog.lookup import catalog_index
 from catalog.models import MAX_WAITING_SCANS, MAX_WAITING_SHEETS, Card, Scan
 from catalog.textkeys import to_simplified
-from catalog.vocab import ENGLISH, Kind
+from catalog.vocab import ENGLISH, Element, Faction, Kind, Speed, TroopClass
 from scanning import CardRef, Reading
 from scanning.pictures import Header, PageLimits, PictureError, inspect_pdf, run_bounded
 from scanning.sheet import SheetReading
@@ -284,6 +284,15 @@ SHEET_HEADINGS = (
 )
 # Written on typed lists: `玩家：張三` (rules_check's deck-list headings).
 PLAYER_WORDS = ("Player", "玩家", "選手", "选手")
+
+
+def type_words() -> list[str]:
+    """What a card's type line prints, in both scripts: kinds, troop classes, factions, speeds,
+    elements and the affiliations in the catalogue (scanning.facts leaves such a line out of
+    the effect text read from a photo)."""
+    printed = [str(choice.label) for vocab in (Kind, TroopClass, Faction, Speed, Element) for choice in vocab]
+    printed += [a for a in Card.objects.exclude(affiliation=None).values_list("affiliation", flat=True).distinct() if a]
+    return sorted({word for text in printed for word in (text, to_simplified(text))})
 
 
 def sheet_labels() -> tuple[list[str], list[str]]:

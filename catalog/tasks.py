@@ -20,7 +20,15 @@ from django_tasks import task
 
 from catalog.facts import offered
 from catalog.models import LEASE_LOST, PICTURE_REFUSED, Scan, WorkerBeat
-from catalog.scans import as_result, as_sheet, catalogue_refs, decode_source, release_source, sheet_labels
+from catalog.scans import (
+    as_result,
+    as_sheet,
+    catalogue_refs,
+    decode_source,
+    release_source,
+    sheet_labels,
+    type_words,
+)
 from scanning import find_cards, reader
 from scanning.facts import read_facts
 from scanning.pictures import PictureError
@@ -114,7 +122,7 @@ def _read(scan: Scan) -> tuple[dict[str, Any], str, str]:
             result = as_result(reading)
         if scan.purpose == Scan.Purpose.PROPOSAL:  # one card's face: what it prints
             wanted = {fact.name for fact in offered(scan.card)} if scan.card else set()
-            read = read_facts(lines, reading, wanted=wanted)
+            read = read_facts(lines, reading, wanted=wanted, type_words=type_words())
             result["facts"] = {name: {"value": f.value, "confidence": f.confidence} for name, f in read.items()}
     except Exception as exc:  # any failure is the scan's, said to its owner: never a row stuck running
         return {}, Scan.Status.FAILED, f"{FAILED}: {type(exc).__name__}"

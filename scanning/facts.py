@@ -6,6 +6,10 @@ number in the bottom-left corner (power) or the bottom-right one (health, or a g
 Each with the recogniser's confidence: the form pre-fills a value only above a gate, and says it
 was read from the photo.
 
+The type line (部隊·騎兵·羽林, 快速錦囊 火) is not effect text: a line made of nothing but the
+card's type words (`type_words`, the catalogue's kinds, classes, factions and the like in both
+scripts, given by the caller) and separators is left out of it.
+
 Effect text comes out garbled more often than names (造成2點傷害 → 造成2贴售害): never trusted,
 always shown for the contributor to check.
 """
@@ -62,12 +66,25 @@ def _corner(line: TextLine, area: Box, general: bool) -> str | None:
     return None
 
 
+def _type_line(text: str, type_words: Sequence[str]) -> bool:
+    """Whether a line says only what kind of card this is: type words and separators, no other
+    Chinese (`type_words` longest first, so 覺醒武將 goes whole before 武將 is looked for)."""
+    rest = text
+    for word in type_words:
+        rest = rest.replace(word, " ")
+    return rest != text and not _CJK.search(rest)
+
+
 def read_facts(
-    lines: Sequence[TextLine], reading: Reading, *, wanted: Collection[str] = ("text", *NUMBERS)
+    lines: Sequence[TextLine],
+    reading: Reading,
+    *,
+    wanted: Collection[str] = ("text", *NUMBERS),
+    type_words: Collection[str] = (),
 ) -> dict[str, ReadFact]:
     """The facts of a one-card photo: `lines` as read, `reading` what find_cards made of them.
     Only the `wanted` facts (those the card's kind prints); a general's bottom-right figure is
-    its life."""
+    its life. A line of `type_words` alone is the type line, never effect text."""
     if not lines:
         return {}
     area = _area(lines, reading)
@@ -81,7 +98,12 @@ def read_facts(
             if found and name not in facts:
                 facts[name] = ReadFact(int(found.group(1)), round(line.score, 3))
     labelled = [line for line in rest if any(label.search(line.text) for label in _LABELLED.values())]
-    text = [line for line in rest if len(_CJK.findall(line.text)) >= 4 and line not in labelled]
+    words = sorted(type_words, key=len, reverse=True)
+    text = [
+        line
+        for line in rest
+        if len(_CJK.findall(line.text)) >= 4 and line not in labelled and not _type_line(line.text, words)
+    ]
     if text:
         text.sort(key=lambda line: (line.box[1], line.box[0]))
         facts["text"] = ReadFact("".join(line.text.strip() for line in text), round(min(t.score for t in text), 3))

@@ -50,6 +50,23 @@ def test_photos_are_read_checked_and_added_in_one_step(
     assert CollectionEntry.objects.get(user=alice, card__code=first).quantity == 3
 
 
+def test_a_cards_crop_is_the_whole_card_not_the_strip_from_its_name_to_its_code(alice, alice_client: Client) -> None:
+    import io
+
+    from PIL import Image
+
+    alice_client.post("/collection/scan/", {"photos": [_photo("YXJQ-004")]})
+    scan = Scan.objects.get(user=alice)
+    crop = Image.open(io.BytesIO(alice_client.get(f"/collection/scan/{scan.pk}/crop/0.webp").content)).convert("RGB")
+    assert crop.width / crop.height >= 0.7  # a card's shape (63 × 88), margins included
+    # The cost, printed in the face's top-left corner (a gold disc), is in the picture's left half.
+    left = crop.crop((0, 0, crop.width // 2, crop.height // 3))
+    raw = left.tobytes()
+    pixels = zip(raw[0::3], raw[1::3], raw[2::3], strict=True)
+    gold = [p for p in pixels if abs(p[0] - 0xD8) < 40 and abs(p[1] - 0xC2) < 40 and p[2] < 0xA0]
+    assert len(gold) > 50
+
+
 def test_a_photo_being_read_is_followed_live_or_by_reloading(alice, alice_client: Client, english) -> None:
     scan = Scan.objects.create(user=alice)
     page = alice_client.get(f"/collection/scan/{scan.pk}/").content.decode()

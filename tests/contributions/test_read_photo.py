@@ -46,6 +46,21 @@ def test_a_photo_fills_the_form_and_becomes_the_proposals_evidence(
     assert [p.side for p in proposal.photos.all()] == ["front"]  # the photo read is the evidence
 
 
+def test_the_faces_type_line_is_not_read_as_its_effect_text(alice, alice_client: Client, media_root) -> None:
+    face = card_face(WD_CARD, "鄉勇", "登場時，摸一張牌。", 2, power=3, health=4, type_line="部隊 · 步兵")
+    photo = SimpleUploadedFile("face.jpg", as_photo(face, seed=4, angle=3, blur=0.5, scale=0.9), "image/jpeg")
+    alice_client.post(f"{PROPOSE}read/", {"photo": photo})
+    scan = Scan.objects.get(user=alice)
+    assert scan.result["facts"]["text"]["value"] == "登場時，摸一張牌。"
+    assert any("部隊" in line or "部队" in line for line in _lines_read(face)), "the type line was on the photo"
+
+
+def _lines_read(face) -> list[str]:
+    from scanning import reader
+
+    return [line.text for line in reader.read_lines(face.convert("RGB"))]
+
+
 def test_another_users_or_another_cards_photo_is_not_found(
     alice, bob_client: Client, alice_client: Client, media_root
 ) -> None:

@@ -109,6 +109,23 @@ def test_the_facts_of_one_cards_face_are_its_text_and_its_cost() -> None:
     assert read_facts([], find_cards([], CARDS)) == {}
 
 
+def test_the_type_line_is_not_read_into_the_effect_text() -> None:
+    from scanning.facts import read_facts
+
+    lines = [
+        TextLine("羽林內醫", (150, 40, 340, 90), 0.99),
+        TextLine("部隊·步兵·羽林", (60, 150, 440, 190), 0.96),  # the type line, printed above the text
+        TextLine("登場時，摸一張牌。", (60, 200, 440, 240), 0.95),
+        TextLine("快速錦囊 火", (60, 250, 300, 280), 0.9),  # a tactic's, in its own words
+        TextLine("YXJQ-004", (180, 640, 320, 670), 0.98),
+    ]
+    words = ["部隊", "錦囊", "步兵", "騎兵", "羽林", "快速", "火", "部队"]
+    facts = read_facts(lines, find_cards(lines, CARDS), type_words=words)
+    assert facts["text"].value == "登場時，摸一張牌。"
+    # Without the words, the same lines were read as text: what the walk found.
+    assert read_facts(lines, find_cards(lines, CARDS))["text"].value.startswith("部隊·步兵·羽林")
+
+
 def test_a_figure_after_its_printed_label_is_read_in_either_script() -> None:
     from scanning.facts import read_facts
 

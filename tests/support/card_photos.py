@@ -33,14 +33,17 @@ def card_face(
     power: int | None = None,
     health: int | None = None,
     life: int | None = None,
+    type_line: str = "",
 ) -> Image.Image:
-    """One card face, upright and sharp: the cost top left; a troop's power bottom left and its
-    health (or a general's life) bottom right."""
+    """One card face, upright and sharp: the cost top left; the type line (部隊·步兵) under the
+    name; a troop's power bottom left and its health (or a general's life) bottom right."""
     face = Image.new("RGB", SIZE, "#fbf7ee")
     draw = ImageDraw.Draw(face)
     draw.rounded_rectangle((4, 4, SIZE[0] - 5, SIZE[1] - 5), radius=28, outline="#2f5d3a", width=18)
     draw.rectangle((24, 24, SIZE[0] - 25, 110), fill="#2f5d3a")
     draw.text((SIZE[0] // 2, 67), name, font=font(48), fill="white", anchor="mm")
+    if type_line:
+        draw.text((SIZE[0] // 2, 145), type_line, font=font(26), fill="#2f5d3a", anchor="mm")
     if cost is not None:
         draw.ellipse((34, 34, 94, 94), fill="#d8c27a")
         draw.text((64, 64), str(cost), font=font(36), fill="black", anchor="mm")
