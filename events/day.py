@@ -438,9 +438,15 @@ def repair_round(event: Event, number: int) -> Round:
                 raise TournamentError(_("A result is in: the round can no longer be paired again."))
             if _fingerprint(current) != seen:
                 continue
+            # A game loss given in this round belongs to the player's match, whichever it is:
+            # it moves to their new table (the pairing's deletion would leave it nowhere).
+            carried = list(Penalty.objects.filter(match__round=round_).values_list("pk", "player_id"))
             round_.delete()
             again = _new_round(current, SWISS, seed)
             _create_matches(again, pairs, _fixed_tables(current))
+            for penalty, player in carried:
+                table = again.matches.filter(Q(player_a=player) | Q(player_b=player), player_b__isnull=False).first()
+                Penalty.objects.filter(pk=penalty).update(match=table)
             return again
     raise _changed_meanwhile()
 

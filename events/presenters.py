@@ -242,16 +242,26 @@ def day_context(
         "tiebreakers": [(t.abbr, _(t.label)) for t in tiebreakers()],
         "tiebreaker_order": tiebreaker_order(),
         "table": table,
-        "bracket": [r for r in _bracket(event, names) if drafts or r.published_at is not None],
+        "bracket": [r for r in _bracket(event, names, table) if drafts or r.published_at is not None],
         # A dropped player keeps their place in the standings, marked.
         "dropped": set(event.players.filter(dropped=True).values_list("pk", flat=True)),
     }
 
 
-def _bracket(event: Event, names: dict[int, str]) -> list[Round]:
-    """The top cut's rounds with their matches and names, for the bracket view (one query)."""
-    top = event.tournament_rounds.filter(kind="top").prefetch_related("matches__reports")
-    return [_with_names(r, names) for r in top]
+def _bracket(event: Event, names: dict[int, str], table: Sequence[Any]) -> list[Round]:
+    """The top cut's rounds with their matches, names and seeds, for the bracket view (one
+    query). A player's seed is their place in the Swiss standings among the players of the
+    cut's first round: the cut's own order, unchanged by a later drop."""
+    rounds = event.tournament_rounds.filter(kind="top").prefetch_related("matches__reports")
+    top = [_with_names(r, names) for r in rounds]
+    if top:
+        cut = {p for m in top[0].matches.all() for p in (m.player_a_id, m.player_b_id) if p}
+        seeds = {p: i for i, p in enumerate((row.player for row in table if row.player in cut), start=1)}
+        for round_ in top:
+            for match in round_.matches.all():
+                match.seed_a = seeds.get(match.player_a_id)  # type: ignore[attr-defined]
+                match.seed_b = seeds.get(match.player_b_id) if match.player_b_id else None  # type: ignore[attr-defined]
+    return top
 
 
 @dataclass

@@ -85,7 +85,7 @@ def render_day(request: AuthedRequest, event: Event, refusal: Refusal | None = N
             "swiss_rounds": day.planned_rounds(event),
             "unseated": tools.unseated(event, context["newest"]),
             "penalty_form": bound("day-penalty", PenaltyForm),  # its player comes from the shared picker
-            "penalties": event.penalties.select_related("player", "match", "by"),
+            "penalties": event.penalties.select_related("player", "match__player_a", "match__player_b", "by"),
             "changes": presenters.change_lines(event, context["names"]),
             "deck_checks": DeckCheck.objects.filter(round__event=event).select_related("round")[:50],
         }

@@ -10,6 +10,7 @@ from datetime import timedelta
 from fractions import Fraction
 
 import pytest
+from django.db.models import Q
 from django.test import Client
 from django.utils import timezone
 
@@ -389,6 +390,29 @@ def test_penalties_apply_to_the_result(alice, english) -> None:
     ]
 
 
+def test_a_game_loss_moves_with_its_player_when_the_round_is_paired_again(alice, english) -> None:
+    event = make_event(alice, players=6)
+    round_ = day.pair_next_round(event)
+    penalised = Player.objects.get(pk=round_.matches.exclude(player_b=None).first().player_a_id)
+    tools.give_penalty(event, penalised.pk, "game_loss", "late", alice)
+    again = day.repair_round(event, 1)
+    new = again.matches.get(Q(player_a=penalised) | Q(player_b=penalised))
+    assert Penalty.objects.get().match_id == new.pk  # not left pointing nowhere
+    with pytest.raises(day.TournamentError, match="game loss"):
+        day.report(new, penalised, 2, 0, 0)  # the new match's result must still count it
+    opponent = new.player_b if new.player_a_id == penalised.pk else new.player_a
+    log = logged_in(alice).get(f"/events/{event.pk}/day/").content.decode()
+    row = _text(log.split('id="penalties"', 1)[1].split("</table>", 1)[0])
+    assert f"Game loss table {new.table}, against {opponent.name}" in row
+    # Given between rounds, a game loss says it applied to no match rather than leave it unclear.
+    for match in again.matches.all():
+        if match.player_b_id and not match.done:
+            day.enter_result(match, 2, 1, 0) if match.player_a_id != penalised.pk else day.enter_result(match, 1, 2, 0)
+    tools.give_penalty(event, opponent.pk, "game_loss", "", alice)
+    log = _text(logged_in(alice).get(f"/events/{event.pk}/day/").content.decode())
+    assert "applied to no match (given between rounds or at a bye)" in log
+
+
 def test_a_game_loss_in_best_of_one_loses_the_match(alice) -> None:
     event = make_event(alice, players=2, best_of=1)
     match = day.pair_next_round(event).matches.get()
@@ -645,6 +669,27 @@ def test_the_bracket_says_it_goes_on_sideways(alice, english) -> None:
         "Quarter-finals",
         "Semi-finals",
     ]
+
+
+def test_the_bracket_shows_each_players_seed_and_a_drop_does_not_change_them(alice, english) -> None:
+    event = make_event(alice, players=6, top_cut=4)
+    for _ in range(3):
+        play_round(event)
+    ranked = [row.player for row in day.standings_of(event)]
+    Player.objects.filter(pk=ranked[1]).update(dropped=True)  # the second leaves before the cut
+    quarters = day.pair_top_cut(event)
+    names = dict(event.players.values_list("pk", "name"))
+    seeded = [ranked[0], *ranked[2:5]]  # seeds 1-4: the cut's own order
+    page = Client().get(f"/t/{event.public_token}/").content.decode()
+    bracket = page.split('class="bracket"', 1)[1]
+    shown = re.findall(r'title="Seed (\d)">(\d)</span>\s*(?:<span lang="zh">)?([^<\s]+)', bracket)
+    assert sorted((int(n), name) for n, _same, name in shown) == [(i, names[p]) for i, p in enumerate(seeded, 1)]
+    pairs = {frozenset((m.player_a_id, m.player_b_id)) for m in quarters.matches.all()}
+    assert pairs == {frozenset((seeded[0], seeded[3])), frozenset((seeded[1], seeded[2]))}  # 1 v 4, 2 v 3
+    # A seed dropping during the cut (after losing) leaves every seed as it was.
+    Player.objects.filter(pk=seeded[3]).update(dropped=True)
+    again = Client().get(f"/t/{event.public_token}/").content.decode().split('class="bracket"', 1)[1]
+    assert re.findall(r'title="Seed (\d)"', again) == re.findall(r'title="Seed (\d)"', bracket)
 
 
 def test_the_printout_lists_names_in_pinyin_order_for_any_round(alice, english) -> None:
