@@ -25,6 +25,11 @@ from webutil.pictures import INK, MUTED, PAPER, png, qr_image
 WIDTH = 1080
 MARGIN = 48
 ROW = 46
+# Between the two columns of cards: the left column's costs and the right one's counts apart.
+GUTTER = 64
+# The counts' right edge, from a column's left (a "10" lines up with a "3"), and the names' left.
+COUNT_END = 36
+NAME_START = 60
 GOOD = "#1e6b3a"
 BAD = "#a3261a"
 # The cost curve: costs 0 to 6 and "7+", as the deck page draws it.
@@ -65,7 +70,10 @@ def deck_png(sheet: Sheet, address: str, life: int | None) -> bytes:
     `life` the general's (None: not known, or no general chosen)."""
     rows = _rows(sheet)
     half = (len(rows) + 1) // 2
-    columns = [rows[:half], rows[half:]]
+    left, right = rows[:half], rows[half:]
+    if right and right[0][0]:  # a group goes on in the right column: its caption again there
+        right.insert(0, next(row for row in reversed(left) if not row[0]))
+    columns = [left, right]
     qr = qr_image(address, scale=7, border=3)
     body_top = 260
     body_height = max(len(column) for column in columns) * ROW
@@ -85,18 +93,20 @@ def deck_png(sheet: Sheet, address: str, life: int | None) -> bytes:
     else:
         general = _("none (default general, 30 life)")
     draw.text((MARGIN, 178), general, font=font(36), fill=INK)
-    column_width = (WIDTH - 2 * MARGIN) // 2
+    # Two columns of the same width, each with its costs at its own right edge: the right
+    # column's costs at the page's margin, the left column's a gutter away from the right's counts.
+    column_width = (WIDTH - 2 * MARGIN - GUTTER) // 2
     for index, column in enumerate(columns):
-        x = MARGIN + index * column_width
+        x = MARGIN + index * (column_width + GUTTER)
         for row, (count, name, cost) in enumerate(column):
             y = body_top + row * ROW
             if not count:  # a caption
                 draw.text((x, y + 6), name, font=font(30), fill=MUTED)
                 continue
-            draw.text((x, y), count, font=font(32), fill=INK)
-            draw.text((x + 56, y), name, font=font(32), fill=INK)
+            draw.text((x + COUNT_END, y), count, font=font(32), fill=INK, anchor="ra")
+            draw.text((x + NAME_START, y), name, font=font(32), fill=INK)
             if cost:
-                draw.text((x + column_width - 40, y), cost, font=font(32), fill=MUTED, anchor="ra")
+                draw.text((x + column_width, y), cost, font=font(32), fill=MUTED, anchor="ra")
     curve = _curve(sheet)
     tallest = max(curve) or 1
     draw.text((MARGIN, curve_top), _("Cost curve"), font=font(30), fill=MUTED)

@@ -4,6 +4,7 @@ in the reader's script, served to whoever may read the deck and kept per version
 from __future__ import annotations
 
 import io
+import itertools
 
 import pytest
 from django.test import Client
@@ -61,3 +62,16 @@ def test_a_public_decks_page_previews_in_chat_and_a_private_one_does_not(alice, 
     assert '<meta name="twitter:card" content="summary_large_image">' in page
     private = make_deck(alice, name="秘密", public=False)
     assert "og:image" not in alice_client.get(f"/decks/{private.pk}/").content.decode()
+
+
+def test_the_two_columns_line_up_with_the_margins_and_a_gutter_between(alice) -> None:
+    # The walk found the right column's costs short of the margin and the left column's costs
+    # against the right column's counts.
+    deck = make_deck(alice, name="蜀漢步兵", public=True)
+    picture = _picture(Client().get(f"/decks/{deck.pk}/image.png")).convert("L")
+    body = picture.crop((0, 260, picture.width, 260 + 8 * 46))  # the first eight rows of cards
+    inked = [x for x in range(body.width) if min(body.crop((x, 0, x + 1, body.height)).getextrema()) < 160]
+    assert 1020 <= max(inked) <= 1032  # the right column's costs end at the page's right margin
+    middle = [x for x in inked if 480 < x < 600]
+    gaps = [b - a for a, b in itertools.pairwise(middle)]
+    assert max(gaps, default=120) >= 48  # an empty gutter between the columns
