@@ -3,6 +3,8 @@ submission page reached through the event's link. An organiser's event is a 404 
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
@@ -208,9 +210,30 @@ def submit(request: AuthedRequest, token: str) -> HttpResponse:
                 messages.success(request, _("Your list is registered. You can change it until the deadline."))
                 return redirect("events:submit", token=token)
         status = 400
+    return player_page(request, event, form, mine=mine, closed=reason, status=status)
+
+
+def player_page(
+    request: AuthedRequest,
+    event: Event,
+    form: SubmissionForm | None = None,
+    *,
+    mine: Submission | None = None,
+    closed: str | None = None,
+    status: int = 200,
+    **more: Any,
+) -> HttpResponse:
+    """The player's page behind the event's link: their list, their match and what they may do.
+    `more`: what an action refused puts beside its form (the reason, what was typed)."""
+    if form is None:
+        mine = Submission.objects.filter(event=event, player=request.user).first()
+        initial = {"player_name": mine.player_name if mine else request.user.get_username()}
+        form = SubmissionForm(user=request.user, initial=initial)
+        closed = services.closed_reason(event) or services.frozen_reason(event, request.user)
     row = services.checked(event, [mine])[0] if mine else None
-    context = {"event": event, "form": form, "mine": mine, "row": row, "closed": reason, "now": timezone.now()}
+    context = {"event": event, "form": form, "mine": mine, "row": row, "closed": closed, "now": timezone.now()}
     context.update(presenters.player_context(event, request.user))
+    context.update(more)
     return render(request, "events/submit.html", context, status=status)
 
 

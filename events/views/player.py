@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
@@ -17,6 +19,7 @@ from events.forms import (
 )
 from events.models import Event, Player
 from events.views.action import refused
+from events.views.lists import player_page
 from webutil.confirm import unless_confirmed
 from webutil.i18n import colon
 from webutil.requests import AuthedRequest
@@ -78,13 +81,13 @@ def player_report(request: AuthedRequest, token: str) -> HttpResponse:
             f"{form.fields[name].label}{after_label}{' '.join(str(e) for e in errors)}"
             for name, errors in form.errors.items()
         )
-        return refused(request, event, _("The result could not be read: %(wrong)s") % {"wrong": wrong})
+        return _report_refused(request, event, _("The result could not be read: %(wrong)s") % {"wrong": wrong})
     try:
         result = day.report(
             match, player, form.cleaned_data["wins"], form.cleaned_data["losses"], form.cleaned_data["draws"]
         )
     except day.TournamentError as exc:
-        return refused(request, event, str(exc))
+        return _report_refused(request, event, str(exc))
     if result.disputed:
         messages.warning(request, _("Your opponent reported another result: the organiser will settle it."))
     elif result.done:
@@ -92,3 +95,10 @@ def player_report(request: AuthedRequest, token: str) -> HttpResponse:
     else:
         messages.success(request, _("Reported. The result stands when your opponent reports the same."))
     return redirect("events:submit", token=token)
+
+
+def _report_refused(request: AuthedRequest, event: Event, message: str) -> HttpResponse:
+    """A refused report: the player's page again, the reason in the report form and the score
+    as it was typed (not a separate page that loses it)."""
+    typed = SimpleNamespace(**{name: request.POST.get(name, "")[:10] for name in ("wins", "losses", "draws")})
+    return player_page(request, event, status=400, report_refused=message, reported=typed)

@@ -651,9 +651,21 @@ def test_a_refusal_leads_back_to_the_day_or_to_the_event(alice, bob, english) ->
     assert refused.status_code == 400 and "Not done:" in page
     clock_form = page.split(f'action="/events/{event.pk}/day/rounds/1/clock/"', 1)[1].split("</form>", 1)[0]
     assert 'id="refused"' in clock_form
-    refused = logged_in(bob).post(f"/e/{event.token}/report/", {"wins": 9, "losses": 0})
+    # The player's refused report is their page again, the reason in the form, the score kept.
+    refused = logged_in(bob).post(f"/e/{event.token}/report/", {"wins": "2", "losses": "2", "draws": ""})
     page = refused.content.decode()
-    assert refused.status_code == 400 and f'href="/e/{event.token}/"' in page and "Back to the event" in page
+    assert refused.status_code == 400
+    form = page.split(f'action="/e/{event.token}/report/"', 1)[1].split("</form>", 1)[0]
+    assert 'id="refused"' in form and "Not done:" in form
+    assert re.search(r'name="wins"[^>]*value="2"', form) and re.search(r'name="losses"[^>]*value="2"', form)
+    unreadable = logged_in(bob).post(f"/e/{event.token}/report/", {"wins": "9", "losses": "x"})
+    form = unreadable.content.decode().split(f'action="/e/{event.token}/report/"', 1)[1].split("</form>", 1)[0]
+    assert (
+        unreadable.status_code == 400
+        and "could not be read" in form
+        and re.search(r'name="losses"[^>]*value="x"', form)
+    )
+    assert not Match.objects.get(pk=my_match(event, mine).pk).reports.exists()  # nothing stored
 
 
 def test_the_bracket_says_it_goes_on_sideways(alice, english) -> None:
