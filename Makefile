@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test test-fast check install messages makemessages migrate catalog lint format typecheck bench bench-scale audit serve-prod cluster clean
+.PHONY: run test test-browser-all test-fast check install messages makemessages migrate catalog lint format typecheck bench bench-scale audit serve-prod cluster clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,11 @@ run: catalog
 # a worker never runs a test that needs the catalogue after one that emptied it.
 test: messages
 	$(BIN)/python -m pytest -n auto --dist load $(PYTEST_ARGS)
+
+# The browser tests, each journey (tests/site_wide/test_journeys.py) in all three languages
+# rather than the one CI rotates to.
+test-browser-all: messages
+	JOURNEY_LANGUAGES=all $(BIN)/python -m pytest -n auto --dist load -m browser $(PYTEST_ARGS)
 
 # The edit-test loop: the tests of the apps changed against main and the fast ones (tests/fast.py),
 # on SQLite, without the browser and the tests that start servers of their own.
