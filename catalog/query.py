@@ -1,4 +1,5 @@
-"""The card query language, one parser for the card list, the API's `q=` and the deck builder.
+"""The card query language, one parser for the card list, the API's `q=` and the deck builder
+(and, with its own keywords, the deck search: decks.search reads its queries with `read`).
 
     liubei                     free words: names (either script), pinyin, codes, skills text
     "造成2點傷害"               a quoted phrase: text
@@ -108,7 +109,10 @@ class Token:
     op: str = ""
 
 
-def tokenize(query: str) -> list[Token]:
+def tokenize(query: str, keywords: dict[str, Keyword] | None = None) -> list[Token]:
+    """The query's tokens; `keywords` (alias -> Keyword) are the language's, the cards' unless
+    given."""
+    aliases = _BY_ALIAS if keywords is None else keywords
     tokens: list[Token] = []
     i, n = 0, len(query)
     while i < n:
@@ -136,7 +140,7 @@ def tokenize(query: str) -> list[Token]:
                     _quoted, i = _read_quoted(query, i)  # key:"a quoted value"
                     continue
                 i += 1
-            tokens.append(_word_token(query[start:i], start))
+            tokens.append(_word_token(query[start:i], start, aliases))
     return tokens
 
 
@@ -148,16 +152,16 @@ def _read_quoted(query: str, start: int) -> tuple[str, int]:
     return query[start + 1 : end], end + 1
 
 
-def _word_token(word: str, position: int) -> Token:
+def _word_token(word: str, position: int, aliases: dict[str, Keyword]) -> Token:
     if word.lower() in _OR_WORDS:
         return Token("or", word, position)
     match = _TERM.match(word)
     if match is None:
         return Token("word", word, position)
-    keyword = _BY_ALIAS.get(match.group("key").lower())
+    keyword = aliases.get(match.group("key").lower())
     if keyword is None:
         if re.fullmatch(r"[A-Za-z]+", match.group("key")):
-            known = ", ".join(kw.name for kw in KEYWORDS)
+            known = ", ".join(dict.fromkeys(kw.name for kw in aliases.values()))
             raise QueryError(
                 _("Unknown keyword “%(key)s”: use one of %(known)s") % {"key": match.group("key"), "known": known},
                 position,
@@ -269,9 +273,18 @@ def _bounded(tokens: list[Token]) -> None:
 
 
 def parse(query: str) -> Node | None:
-    """The syntax tree of a query, None for an empty one. Raises QueryError for a query that
-    cannot be read, names a value that does not exist (`class:dragon`), or is past a bound
+    """The syntax tree of a card query, None for an empty one. Raises QueryError for a query
+    that cannot be read, names a value that does not exist (`class:dragon`), or is past a bound
     (characters, terms, depth: QUERY_*)."""
+    node = read(query)
+    if node is not None:
+        to_q(node)  # values are checked now, so that a bad one is a parse error, not a failure later
+    return node
+
+
+def read(query: str, keywords: dict[str, Keyword] | None = None) -> Node | None:
+    """The syntax tree of a query in the language of `keywords` (the cards' unless given),
+    within the bounds, its values not yet checked: the caller's conversion checks them."""
     if "\x00" in query:
         raise QueryError(_("The query contains a NUL character"), query.index("\x00"))
     if len(query) > int(QUERY_CHARACTERS):
@@ -279,13 +292,11 @@ def parse(query: str) -> Node | None:
             _("A search may be at most %(max)d characters long.") % {"max": int(QUERY_CHARACTERS)},
             int(QUERY_CHARACTERS),
         )
-    tokens = tokenize(query)
+    tokens = tokenize(query, keywords)
     if not tokens:
         return None
     _bounded(tokens)
-    node = _Parser(tokens, len(query)).parse()
-    to_q(node)  # values are checked now, so that a bad one is a parse error, not a failure later
-    return node
+    return _Parser(tokens, len(query)).parse()
 
 
 # --- to SQL ------------------------------------------------------------------------------------

@@ -213,6 +213,25 @@ class DeckEntry(models.Model):
         return f"{self.count} {self.card_id}"
 
 
+class DeckName(models.Model):
+    """A deck's stored card set: each card name its main deck plays (every printing of it
+    counted together, as the copy limit counts them) and how many copies. Written with the
+    deck's entries (decks.services.save_deck) and read by the deck search by cards
+    (decks.search): `has:新兵:2` is one lookup on (name, copies) a card, never a sum over
+    every deck's entries."""
+
+    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="names")
+    name_key = models.CharField(max_length=40)
+    copies = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["deck", "name_key"], name="deck_name_once")]
+        indexes = [models.Index(fields=["name_key", "copies", "deck"], name="deck_name_search")]
+
+    def __str__(self) -> str:
+        return f"{self.copies} {self.name_key}"
+
+
 # What made a version, stored as a code and shown in the reader's language (a note stored as
 # words would show in the language of whoever saved it).
 VERSION_NOTES: dict[str, Any] = {

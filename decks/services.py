@@ -27,6 +27,7 @@ from decks.models import (
     RESTORED,
     Deck,
     DeckEntry,
+    DeckName,
     DeckTag,
     DeckVersion,
     VerdictState,
@@ -125,8 +126,22 @@ def save_deck(deck: Deck, data: DeckData, *, note: str = "", autosave: bool = Fa
                 for c, n in data.reinforcements.items()
             ]
         )
+        deck.names.all().delete()
+        DeckName.objects.bulk_create(
+            [DeckName(deck=deck, name_key=key, copies=n) for key, n in played_names(data.main).items()]
+        )
         _keep_version(deck, data, note, autosave)
     return deck
+
+
+def played_names(main: dict[str, int]) -> dict[str, int]:
+    """The copies of each card name a main deck plays (its printings together)."""
+    index = catalog_index()
+    played: dict[str, int] = {}
+    for code, n in main.items():
+        key = index.by_code[code].name_key
+        played[key] = played.get(key, 0) + n
+    return played
 
 
 def _keep_version(deck: Deck, data: DeckData, note: str, autosave: bool) -> None:
