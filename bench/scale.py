@@ -40,6 +40,7 @@ from collections.abc import Iterable, Iterator  # noqa: E402
 from dataclasses import dataclass  # noqa: E402
 from datetime import UTC, datetime, timedelta  # noqa: E402
 from typing import Any  # noqa: E402
+from urllib.parse import quote  # noqa: E402
 from urllib.request import urlopen  # noqa: E402
 
 from bench.server import drive, environment, fresh_postgres, gunicorn, request  # noqa: E402
@@ -188,7 +189,7 @@ def generate(previous: Size, size: Size, lists: list[Template], rng: random.Rand
 
     from catalog.models import Card
     from collection.models import CollectionEntry
-    from decks.models import Deck, DeckEntry, DeckVersion
+    from decks.models import Deck, DeckEntry, DeckName, DeckVersion
     from events.models import Event, Player, Submission
 
     users = get_user_model()
@@ -232,6 +233,25 @@ def generate(previous: Size, size: Size, lists: list[Template], rng: random.Rand
                 {"deck_id": i + 1, "card_id": card, "section": section, "count": n}
                 for i in range(previous.decks, size.decks)
                 for card, section, n in lists[i % TEMPLATES].entries
+            ),
+        )
+
+        # Each deck's stored card set (decks.models.DeckName), as save_deck writes it: the card
+        # search reads it.
+        name_keys = dict(Card.objects.values_list("pk", "name_key"))
+        played: list[dict[str, int]] = []
+        for t in lists:
+            names: dict[str, int] = {}
+            for card, section, n in t.entries:
+                if section == "main":
+                    names[name_keys[card]] = names.get(name_keys[card], 0) + n
+            played.append(names)
+        counts["deck_names"] = copy_rows(
+            DeckName,
+            (
+                {"deck_id": i + 1, "name_key": key, "copies": n}
+                for i in range(previous.decks, size.decks)
+                for key, n in played[i % TEMPLATES].items()
             ),
         )
 
@@ -313,7 +333,7 @@ def generate(previous: Size, size: Size, lists: list[Template], rng: random.Rand
         )
         with connection.cursor() as cursor:
             for sql in connection.ops.sequence_reset_sql(
-                no_style(), [users, Deck, DeckEntry, DeckVersion, CollectionEntry, Event, Submission, Player]
+                no_style(), [users, Deck, DeckEntry, DeckName, DeckVersion, CollectionEntry, Event, Submission, Player]
             ):
                 cursor.execute(sql)
     # VACUUM as well as ANALYZE: a live database's autovacuum has long done so, while here it would
@@ -375,6 +395,12 @@ def endpoints(port: int) -> list[Endpoint]:
     public = Deck.objects.filter(public=True).count()
     last_page = min(MAX_DECK_PAGE, public // DECKS_PER_PAGE)
     change = f"action=inc&card=YXJQ-001&section=main&csrfmiddlewaretoken={CSRF}"
+    # Three cards of one public deck (so the search has answers) and one card it does not play.
+    from decks.models import DeckName
+
+    plays = list(DeckName.objects.filter(deck_id=public_deck).order_by("name_key").values_list("name_key", flat=True))
+    lacks = DeckName.objects.exclude(name_key__in=plays).values_list("name_key", flat=True).first()
+    by_cards = "&".join(f"card={quote(key)}" for key in plays[:3]) + f"&without={quote(lacks or '酒')}"
     return [
         Endpoint("GET /cards/", "GET", "/cards/"),
         Endpoint("GET /cards/?q=劉備", "GET", "/cards/?q=%E5%8A%89%E5%82%99"),
@@ -400,6 +426,9 @@ def endpoints(port: int) -> list[Endpoint]:
             judged_for_growth=False,
         ),
         Endpoint("GET /api/decks/?public=1", "GET", "/api/decks/?public=1"),
+        # The search by cards: three cards one public deck plays, one it does not (#51).
+        Endpoint("GET /decks/?card=…×3&without=…", "GET", f"/decks/?{by_cards}"),
+        Endpoint("GET /api/decks/?public=1&card=…×3&without=…", "GET", f"/api/decks/?public=1&{by_cards}"),
         Endpoint("GET /api/decks/?public=1 (page 6, by cursor)", "GET", path),
         Endpoint("GET /decks/<id>/ (public)", "GET", f"/decks/{public_deck}/"),
         Endpoint("GET /decks/<id>/build/ (builder)", "GET", f"/decks/{own_deck}/build/", as_user=READER),

@@ -5,10 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import django_filters
+from django import forms
 from django.db.models import F, Min, Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
+from catalog.query import QueryError
 from catalog.vocab import Faction
+from decks import search
 from decks.forms import format_choices
 from decks.models import Deck, DeckQuerySet
 
@@ -33,7 +36,42 @@ def ordering(sort: str, *, buildable: bool) -> tuple[str, ...]:
     return SORTS[sort]
 
 
+class DeckFilterForm(forms.Form):
+    """The filters' form, which also reads the card search: `card=` and `without=` (each may be
+    given several times, so read as lists) and the deck query `q=` (decks.search), into one
+    condition, `cards`, or an error naming what could not be read."""
+
+    cards = Q()
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        getlist = getattr(self.data, "getlist", None)
+
+        def given(name: str) -> list[str]:
+            if getlist is not None:
+                return [str(v) for v in getlist(name)]
+            value = self.data.get(name)
+            return [str(value)] if value is not None else []
+
+        condition = Q()
+        try:
+            condition &= search.cards_condition(given("card"), given("without"))
+        except search.SearchError as exc:
+            self.add_error(None, str(exc))
+        query = data.get("q") or ""
+        if query:
+            try:
+                node = search.parse(query)
+            except QueryError as exc:
+                self.add_error("q", str(exc))
+            else:
+                condition &= search.to_q(node) if node is not None else Q()
+        self.cards = condition
+        return data
+
+
 class DeckFilter(django_filters.FilterSet):
+    q = django_filters.CharFilter(method="filter_query", max_length=200, label=_("Search decks"))
     general = django_filters.CharFilter(method="filter_general", max_length=60, label=_("General"))
     faction = django_filters.ChoiceFilter(field_name="general__faction", choices=Faction.choices, label=_("Faction"))
     format = django_filters.ChoiceFilter(choices=format_choices, label=_("Format"))
@@ -57,6 +95,15 @@ class DeckFilter(django_filters.FilterSet):
     class Meta:
         model = Deck
         fields: list[str] = []
+        form = DeckFilterForm
+
+    def filter_query(self, queryset: QuerySet[Deck], name: str, value: str) -> QuerySet[Deck]:
+        return queryset  # read with the cards by the form (`cards`), applied in filter_queryset
+
+    def filter_queryset(self, queryset: QuerySet[Deck]) -> QuerySet[Deck]:
+        queryset = super().filter_queryset(queryset)
+        cards = getattr(self.form, "cards", None)
+        return queryset.filter(cards) if cards else queryset
 
     def filter_general(self, queryset: QuerySet[Deck], name: str, value: str) -> QuerySet[Deck]:
         value = value.strip()

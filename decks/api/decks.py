@@ -12,6 +12,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import transaction
 from django.db.models import Prefetch, Q
+from django.http import QueryDict
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
@@ -34,6 +35,7 @@ from decks.filters import COLLECTION_SORTS, DeckFilter, ordering
 from decks.forms import clean_tags
 from decks.legality import check_deck_snapshot, deck_for_rules
 from decks.models import MAX_DESCRIPTION, MAX_ENTRY_COUNT, MAX_TAG, MAX_TAGS, Deck, DeckQuerySet
+from decks.search import MAX_CARD_TEXT, SEARCH_CARDS
 from decks.stats import deck_view
 from groups import formats
 from groups.models import MAX_KEY, Group
@@ -245,11 +247,17 @@ PAGE_FILTERS = {
 
 
 def _page_filters(request: Request, decks: DeckQuerySet) -> DeckQuerySet:
-    given = {name: request.query_params[name] for name in PAGE_FILTERS if name in request.query_params}
+    params = request.query_params
+    given = QueryDict(mutable=True)
+    for name in (*PAGE_FILTERS, "q"):
+        if name in params:
+            given[name] = params[name]
     if given.get("faction") == "":  # a choice given empty: the schema lists no empty faction
         raise ValidationError({"faction": [_("A value is needed.")]})
-    if request.query_params.get("legal") == "1":
+    if params.get("legal") == "1":
         given["legal"] = "1"
+    for name in ("card", "without"):  # each may be given several times (decks.search)
+        given.setlist(name, params.getlist(name))
     found = DeckFilter(given, queryset=decks, request=request)
     if not found.is_valid():
         raise ValidationError(found.errors)
@@ -278,6 +286,28 @@ LIST_PARAMETERS = [
     ),
     *(_filter_parameter(name, description) for name, description in PAGE_FILTERS.items()),
     OpenApiParameter("legal", {"type": "integer", "enum": [0, 1]}, description="1: only decks legal in their format"),
+    *(
+        OpenApiParameter(
+            name,
+            {"type": "array", "items": {"type": "string", "maxLength": MAX_CARD_TEXT}, "maxItems": int(SEARCH_CARDS)},
+            explode=True,
+            description=description,
+        )
+        for name, description in (
+            (
+                "card",
+                "Only decks that play this card (repeatable): a name in either script, pinyin, a code or a WD- "
+                "alias, with `:n` for at least n copies (printings of a name count together)",
+            ),
+            ("without", "Only decks that do not play this card (repeatable), named as for `card`"),
+        )
+    ),
+    OpenApiParameter(
+        "q",
+        {"type": "string", "maxLength": 200},
+        description="The deck query language: has:新兵:2, -has:火攻, by:alice, updated>2026-10-01, general:劉備, "
+        "and words of the deck's name",
+    ),
     OpenApiParameter("cursor", {"type": "string", "maxLength": 200}, description="From a `next` link"),
     OpenApiParameter("page_size", {"type": "integer", "minimum": 1, "maximum": 500}),
 ]

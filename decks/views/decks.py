@@ -16,8 +16,9 @@ from django.views.decorators.http import require_POST
 
 from catalog.lookup import catalog_index
 from catalog.models import Card
+from catalog.textkeys import to_simplified
 from catalog.vocab import Faction
-from decks import deckcode, intake, services
+from decks import deckcode, intake, search, services
 from decks.batch import DECK_LIST
 from decks.data import DeckData
 from decks.filters import NarrowSorted
@@ -33,6 +34,7 @@ from decks.stats import curve_svg, deck_view
 from groups.models import Group
 from webutil.bounds import accepts
 from webutil.confirm import unless_confirmed
+from webutil.i18n import wants_english, wants_simplified
 from webutil.pagination import SlicePage, page_number, per_page
 from webutil.querystring import tidy_get
 from webutil.requests import AuthedRequest, HtmxHttpRequest
@@ -240,11 +242,29 @@ def deck_table(request: HtmxHttpRequest, decks: Any) -> tuple[dict[str, Any], bo
         "decks": shown_decks,
         "too_far": number is None,
         "filter": deck_filter,
+        **card_search_fields(request),
         "formats": format_choices(),
         "sort": request.GET.get("sort", "updated"),
         "factions": Faction.values,
     }
     return context, valid
+
+
+def card_search_fields(request: HtmxHttpRequest) -> dict[str, Any]:
+    """The card search's fields as the reader filled them (three cards to play, one to leave
+    out, more when the URL names more), the catalogue's names to suggest, and the examples in
+    the reader's script."""
+    cards = request.GET.getlist("card")[: int(search.SEARCH_CARDS)]
+    without = request.GET.getlist("without")[: int(search.SEARCH_CARDS)]
+    shown = to_simplified if wants_simplified() else str
+    return {
+        "card_slots": cards + [""] * max(0, 3 - len(cards)),
+        "without_slots": without + [""] * max(0, 1 - len(without)),
+        "card_names": sorted({shown(facts.name) for facts in catalog_index().by_code.values()}),
+        # An English reader types pinyin.
+        "example_card": "xinbing" if wants_english() else shown("新兵"),
+        "example_without": "huogong" if wants_english() else shown("火攻"),
+    }
 
 
 @tidy_get({"sort": "updated"})

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from datetime import timedelta
 from typing import Any
+from urllib.parse import quote
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
@@ -156,6 +157,13 @@ def report() -> dict[str, dict[str, int]]:
     # Lists of decks: 10 and 200 decks shown (each deck with its entries and general).
     measure("GET /decks/ (public)", lambda n: _count(anonymous, "get", f"/decks/?per_page={n}"))
     measure("GET /decks/mine/", lambda n: _count(setups[n]["client"], "get", "/decks/mine/"))
+    # Decks found by their cards: two required (one with a count), one left out, and the query.
+    by_cards = "card=新兵&card=YXJQ-004:2&without=火攻&q=" + quote("has:xinbing -has:酒 updated>2020-01-01")
+    measure("GET /decks/?card=&without=&q=", lambda n: _count(anonymous, "get", f"/decks/?per_page={n}&{by_cards}"))
+    measure(
+        "GET /api/decks/?public=1&card=&without=&q=",
+        lambda n: _count(anonymous, "get", f"/api/decks/?public=1&page_size={n}&{by_cards}"),
+    )
     measure("GET /api/decks/?public=1", lambda n: _count(anonymous, "get", f"/api/decks/?public=1&page_size={n}"))
     measure("GET /api/decks/ (mine)", lambda n: _count(setups[n]["client"], "get", f"/api/decks/?page_size={n}"))
     # What the reader can build: n public decks compared with the reader's collection.
