@@ -13,6 +13,8 @@ urlpatterns = [
     path("decks/<int:deck_id>/missing/", deck_api.DeckMissingView.as_view(), name="deck-missing"),
     path("decks/<int:deck_id>/export/", deck_api.DeckExportView.as_view(), name="deck-export"),
     path("decks/<int:deck_id>/odds/", deck_api.DeckOddsView.as_view(), name="deck-odds"),
+    path("decks/<int:deck_id>/like/", deck_api.DeckLikeView.as_view(), name="deck-like"),
+    path("decks/<int:deck_id>/bookmark/", deck_api.DeckBookmarkView.as_view(), name="deck-bookmark"),
     path("decks/close/", deck_api.CloseEnoughView.as_view(), name="deck-close"),
     path("decks/compare/", deck_api.DeckCompareView.as_view(), name="deck-compare"),
 ]

@@ -29,7 +29,7 @@ class DecksConfig(AppConfig):
         from django.db.models.signals import post_delete
 
         from catalog import cache_version
-        from decks.models import Deck
+        from decks.models import Deck, DeckLike
         from decks.services import refresh_after_commit
         from groups.models import HouseFormat, Membership
         from groups.services import format_changed
@@ -40,6 +40,7 @@ class DecksConfig(AppConfig):
         cache_version.changed.connect(refresh_after_commit, dispatch_uid="decks-refresh-verdicts")
         format_changed.connect(_recheck_format, dispatch_uid="decks-recheck-house-format")
         post_delete.connect(_house_format_gone, sender=HouseFormat, dispatch_uid="decks-house-format-gone")
+        post_delete.connect(_like_gone, sender=DeckLike, dispatch_uid="decks-like-gone")
 
 
 def _release_allocation(sender: Any, instance: Any, **kwargs: Any) -> None:
@@ -71,3 +72,10 @@ def _house_format_gone(sender: Any, instance: Any, **kwargs: Any) -> None:
 
     key = instance.key
     transaction.on_commit(lambda: recheck_format.enqueue(key))
+
+
+def _like_gone(sender: Any, instance: Any, **kwargs: Any) -> None:
+    """A like gone: taken back, or with its account (a cascade no service sees row by row)."""
+    from decks.likes import forget_like
+
+    forget_like(instance.deck_id)

@@ -22,6 +22,7 @@ SORTS = {
     "missing": ("missing", "-updated", "-id"),
     "-owned_share": ("-owned_share", "-updated", "-id"),
     "name": ("name", "id"),
+    "-likes": ("-like_count", "-id"),
 }
 COLLECTION_SORTS = {"missing", "-owned_share"}
 
@@ -86,6 +87,7 @@ class DeckFilter(django_filters.FilterSet):
             ("newest", _("Newest")),
             ("missing", _("Fewest cards missing")),
             ("-owned_share", _("Most of it owned")),
+            ("-likes", _("Most liked")),
             ("tag", _("Tag")),
         ],
         method="filter_sort",

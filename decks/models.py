@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Case, Exists, F, FloatField, IntegerField, OuterRef, Q, Value, When
 from django.db.models.functions import Cast, NullIf
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -43,6 +44,21 @@ class DeckQuerySet(models.QuerySet["Deck"]):
     def shared_with(self, group: Any) -> DeckQuerySet:
         """The decks shared with `group` (each deck once, whoever reads them)."""
         return self.filter(Exists(Deck.groups.through.objects.filter(deck=OuterRef("pk"), group=group)))
+
+    def with_reader_marks(self, user: Any) -> DeckQuerySet:
+        """Each deck with whether the reader liked it and keeps it (`reader_liked`,
+        `reader_bookmarked`): two subqueries in the same query, however many decks."""
+        if not user.is_authenticated:
+            return self
+        return self.annotate(
+            reader_liked=Exists(DeckLike.objects.filter(deck=OuterRef("pk"), user=user)),
+            reader_bookmarked=Exists(DeckBookmark.objects.filter(deck=OuterRef("pk"), user=user)),
+        )
+
+    def saved_by(self, user: Any) -> DeckQuerySet:
+        """The decks the user keeps for later and may still read (one kept deck made private
+        by its owner drops out)."""
+        return self.visible_to(user).filter(Exists(DeckBookmark.objects.filter(user=user, deck=OuterRef("pk"))))
 
     def owned_by(self, user: Any) -> DeckQuerySet:
         return self.filter(owner=user) if user.is_authenticated else self.none()
@@ -118,6 +134,8 @@ class Deck(models.Model):
     # their counts (card id as text → copies), added to what the bits say (decks.needs).
     needs_over = models.BooleanField(default=False)
     needs_more = models.JSONField(default=dict, blank=True, editable=False)
+    # Its likes, kept with the deck (decks.likes) so that a list never counts rows per deck.
+    like_count = models.PositiveIntegerField(default=0, editable=False)
 
     objects = DeckQuerySet.as_manager()
 
@@ -131,6 +149,8 @@ class Deck(models.Model):
             models.Index(fields=["owner", "-updated"]),
             # The few decks "buildable" checks exactly (decks.needs).
             models.Index(fields=["needs_over"], condition=Q(needs_over=True), name="deck_needs_over"),
+            # The public list by most liked.
+            models.Index(fields=["public", "-like_count", "-id"], name="deck_most_liked"),
         ]
 
     def __str__(self) -> str:
@@ -230,6 +250,36 @@ class DeckName(models.Model):
 
     def __str__(self) -> str:
         return f"{self.copies} {self.name_key}"
+
+
+class DeckLike(models.Model):
+    """A reader's like of another's public deck: one each (decks.likes)."""
+
+    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="likes")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["deck", "user"], name="deck_like_once")]
+        indexes = [models.Index(fields=["user", "deck"], name="deck_like_by_user")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} likes {self.deck_id}"
+
+
+class DeckBookmark(models.Model):
+    """A deck kept "for later" by a reader: private to them, listed at /decks/saved/."""
+
+    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="bookmarks")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "deck"], name="deck_bookmark_once")]
+        indexes = [models.Index(fields=["user", "-at"], name="deck_bookmark_newest")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} keeps {self.deck_id}"
 
 
 # What made a version, stored as a code and shown in the reader's language (a note stored as

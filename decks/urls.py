@@ -1,6 +1,6 @@
 from django.urls import path
 
-from decks.views import analysis, builder, outputs, shopping
+from decks.views import analysis, builder, likes, outputs, shopping
 from decks.views import checker as check_views
 from decks.views import decks as deck_views
 
@@ -10,6 +10,7 @@ urlpatterns = [
     path("check/many/", check_views.check_many, name="check-many"),
     path("decks/", deck_views.public_list, name="public"),
     path("decks/mine/", deck_views.my_decks, name="mine"),
+    path("decks/saved/", likes.saved, name="saved"),
     path("decks/new/", deck_views.new_deck, name="new"),
     path("decks/import/", deck_views.import_deck, name="import"),
     path("decks/compare/", analysis.compare, name="compare"),
@@ -24,6 +25,8 @@ urlpatterns = [
     path("decks/<int:deck_id>/paste/", builder.paste, name="paste"),
     path("decks/<int:deck_id>/delete/", deck_views.delete, name="delete"),
     path("decks/<int:deck_id>/clone/", deck_views.clone, name="clone"),
+    path("decks/<int:deck_id>/like/", likes.like, name="like"),
+    path("decks/<int:deck_id>/bookmark/", likes.bookmark, name="bookmark"),
     path("decks/<int:deck_id>/history/", deck_views.history, name="history"),
     path("decks/<int:deck_id>/history/publish/", deck_views.publish_history, name="publish-history"),
     path("decks/<int:deck_id>/history/<int:number>/restore/", deck_views.restore, name="restore"),

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
-from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.exceptions import NotAuthenticated, NotFound, PermissionDenied, ValidationError
 from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -26,7 +26,7 @@ from rest_framework.views import APIView
 from catalog import query as card_query
 from catalog.lookup import catalog_index
 from decks import compare as deck_compare
-from decks import deckcode, draw_odds, intake, services
+from decks import deckcode, draw_odds, intake, likes, services
 from decks.api.checker import VerdictOutputSerializer
 from decks.api.fields import FormatField
 from decks.close import DEFAULT_MISSING, MAX_MISSING, Suggestion, close_enough
@@ -45,7 +45,7 @@ from webutil.numbers import whole_number
 from webutil.pagination import StrictCursorPagination
 
 MAX_ID = 2**63 - 1  # the largest id a database column holds
-API_SORTS = ("updated", "newest", "missing", "-owned_share")
+API_SORTS = ("updated", "newest", "missing", "-owned_share", "-likes")
 MAX_SHARED_GROUPS = 100  # more than anyone belongs to (groups.models.MAX_OWNED is 50 owned)
 # The ids of the groups a deck is shared with, in one query for a whole page.
 _GROUP_IDS = Prefetch("groups", queryset=Group.objects.only("pk"))
@@ -115,6 +115,11 @@ class DeckOutputSerializer(serializers.Serializer):
         required=False, help_text="In lists, for a logged-in caller: copies of it the caller has available"
     )
     missing = serializers.IntegerField(required=False, help_text="In lists, for a logged-in caller: copies lacking")
+    likes = serializers.IntegerField(help_text="How many readers like it")
+    liked = serializers.BooleanField(required=False, help_text="For a logged-in caller: whether the caller likes it")
+    bookmarked = serializers.BooleanField(
+        required=False, help_text="For a logged-in caller: whether the caller keeps it for later"
+    )
 
 
 class DeckEntryAnswer(TypedDict):
@@ -146,6 +151,9 @@ class DeckAnswer(TypedDict):
     groups: NotRequired[list[int]]
     owned: NotRequired[int]
     missing: NotRequired[int]
+    likes: int
+    liked: NotRequired[bool]
+    bookmarked: NotRequired[bool]
 
 
 def deck_json(deck: Deck, data: DeckData | None = None, reader: Any = None) -> DeckAnswer:
@@ -170,11 +178,14 @@ def deck_json(deck: Deck, data: DeckData | None = None, reader: Any = None) -> D
         "built": deck.built,
         "archived": deck.archived,
         "tags": [tag.name for tag in deck.tags.all()],
+        "likes": deck.like_count,
     }
     if reader is not None and reader.pk == deck.owner_id:
         answer["groups"] = sorted(group.pk for group in deck.groups.all())
     if vars(deck).get("missing") is not None:  # annotated by Deck.objects.with_ownership in lists
         answer["owned"], answer["missing"] = vars(deck)["owned"], vars(deck)["missing"]
+    if "reader_liked" in vars(deck):  # annotated by Deck.objects.with_reader_marks
+        answer["liked"], answer["bookmarked"] = vars(deck)["reader_liked"], vars(deck)["reader_bookmarked"]
     return answer
 
 
@@ -325,12 +336,16 @@ class DeckListView(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
     def get_queryset(self, request: Request) -> DeckQuerySet:
-        for flag in ("public", "buildable", "legal"):
+        for flag in ("public", "buildable", "legal", "saved"):
             if request.query_params.get(flag, "0") not in ("0", "1"):
                 raise ValidationError({flag: [_("must be 0 or 1")]})
+        if request.query_params.get("saved") == "1":
+            if not request.user.is_authenticated:
+                raise NotAuthenticated(_("Log in to see the decks you keep."))
+            return Deck.objects.saved_by(request.user).with_reader_marks(request.user)
         if request.user.is_authenticated and request.query_params.get("public") != "1":
-            return Deck.objects.owned_by(request.user)
-        return Deck.objects.filter(public=True)
+            return Deck.objects.owned_by(request.user).with_reader_marks(request.user)
+        return Deck.objects.filter(public=True).with_reader_marks(request.user)
 
     def _filtered(self, request: Request) -> tuple[DeckQuerySet, tuple[str, ...]]:
         sort = request.query_params.get("sort", "updated")
@@ -352,9 +367,12 @@ class DeckListView(APIView):
     @extend_schema(
         parameters=[
             OpenApiParameter("public", {"type": "integer", "enum": [0, 1]}, description="1: everyone's public decks"),
+            OpenApiParameter(
+                "saved", {"type": "integer", "enum": [0, 1]}, description="1: the decks I keep for later (log in)"
+            ),
             *LIST_PARAMETERS,
         ],
-        responses={200: DeckPageSerializer, 400: ERROR, 404: ERROR},
+        responses={200: DeckPageSerializer, 400: ERROR, 401: ERROR, 404: ERROR},
         operation_id="decks_list",
     )
     def get(self, request: Request) -> Response:
@@ -379,8 +397,10 @@ class DeckListView(APIView):
         return Response(deck_json(deck, reader=request.user), status=status.HTTP_201_CREATED)
 
 
-def _visible(request: Request, deck_id: int) -> Deck:
-    deck = Deck.objects.visible_to(request.user).select_related("owner").filter(pk=deck_id).first()
+def _visible(request: Request, deck_id: int, *, marks: bool = False) -> Deck:
+    decks = Deck.objects.visible_to(request.user).select_related("owner")
+    decks = decks.with_reader_marks(request.user) if marks else decks
+    deck = decks.filter(pk=deck_id).first()
     if deck is None:
         raise NotFound(_("No such deck."))
     return deck
@@ -398,7 +418,7 @@ class DeckDetailView(APIView):
 
     @extend_schema(responses={200: DeckOutputSerializer, 404: ERROR})
     def get(self, request: Request, deck_id: int) -> Response:
-        return Response(deck_json(_visible(request, deck_id), reader=request.user))
+        return Response(deck_json(_visible(request, deck_id, marks=True), reader=request.user))
 
     @extend_schema(
         request=DeckInputSerializer,
@@ -636,3 +656,44 @@ class CloseEnoughView(APIView):
         if missing is None:
             raise ValidationError({"missing": [_("A whole number from 1 to %(n)d.") % {"n": MAX_MISSING}]})
         return Response(CloseEnoughSerializer(close_enough(request.user, missing), many=True).data)
+
+
+class LikeAnswerSerializer(serializers.Serializer):
+    likes = serializers.IntegerField()
+    liked = serializers.BooleanField()
+
+
+class DeckLikeView(APIView):
+    """Like another's public deck (POST) or take the like back (DELETE): once per reader."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: LikeAnswerSerializer, 400: ERROR, 401: ERROR, 404: ERROR})
+    def post(self, request: Request, deck_id: int) -> Response:
+        try:
+            count = likes.like(_visible(request, deck_id), request.user)
+        except likes.LikeError as exc:
+            raise ValidationError({"deck": [str(exc)]}) from None
+        return Response({"likes": count, "liked": True})
+
+    @extend_schema(request=None, responses={200: LikeAnswerSerializer, 401: ERROR, 404: ERROR})
+    def delete(self, request: Request, deck_id: int) -> Response:
+        return Response({"likes": likes.unlike(_visible(request, deck_id), request.user), "liked": False})
+
+
+class BookmarkAnswerSerializer(serializers.Serializer):
+    bookmarked = serializers.BooleanField()
+
+
+class DeckBookmarkView(APIView):
+    """Keep a deck I may read for later (POST), or stop keeping it (DELETE): `?saved=1` lists them."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: BookmarkAnswerSerializer, 401: ERROR, 404: ERROR})
+    def post(self, request: Request, deck_id: int) -> Response:
+        return Response({"bookmarked": likes.keep(_visible(request, deck_id), request.user, True)})
+
+    @extend_schema(request=None, responses={200: BookmarkAnswerSerializer, 401: ERROR, 404: ERROR})
+    def delete(self, request: Request, deck_id: int) -> Response:
+        return Response({"bookmarked": likes.keep(_visible(request, deck_id), request.user, False)})

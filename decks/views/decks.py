@@ -104,7 +104,8 @@ def new_deck(request: AuthedRequest) -> HttpResponse:
 
 
 def detail(request: HtmxHttpRequest, deck_id: int) -> HttpResponse:
-    deck = visible_deck(request, deck_id)
+    readable = Deck.objects.visible_to(request.user).with_reader_marks(request.user)
+    deck = get_object_or_404(readable.select_related("owner", "general"), pk=deck_id)
     context = deck_context(request, deck)
     context["description"] = mark_safe(deck.description_html)  # noqa: S308 (sanitised when saved)
     context["names"] = deck_names(deck)

@@ -61,3 +61,18 @@ def test_two_tabs_building_a_deck_while_its_cards_change_set_aside_one_true_allo
     assert Allocation.objects.filter(user=racer).count() == 1
     held = AllocatedCard.objects.get(allocation__user=racer)
     assert held.copies == snapshot_of(Deck.objects.get(pk=deck.pk)).main["YXJQ-003"] == 3
+
+
+def test_likes_at_once_count_each_reader_once(racer) -> None:
+    from django.contrib.auth import get_user_model
+
+    deck = make_deck(racer, name="人氣牌庫", public=True)
+    readers = [get_user_model().objects.create_user(f"fan{i}", password="x-very-long-password-1") for i in range(4)]
+
+    def like(reader) -> int:
+        return logged_in(reader).post(f"/api/decks/{deck.pk}/like/").status_code
+
+    # Four readers at once, then one of them four times more at once: still four likes.
+    assert at_once(*[lambda r=r: like(r) for r in readers]) == [200] * 4
+    assert at_once(*[lambda: like(readers[0])] * 4) == [200] * 4
+    assert Deck.objects.get(pk=deck.pk).like_count == 4 == deck.likes.count()

@@ -19,8 +19,9 @@ def test_the_deck_answer_has_exactly_the_documented_fields(alice) -> None:
     assert set(get_type_hints(DeckAnswer)) == documented
     deck = make_deck(alice, name="型別")
     answer = deck_json(deck)
-    assert set(answer) == documented - {"owned", "missing", "groups"}  # groups: to its owner only
-    assert set(deck_json(deck, reader=alice)) == documented - {"owned", "missing"}
+    # groups: to its owner only; liked, bookmarked: to a logged-in reader
+    assert set(answer) == documented - {"owned", "missing", "groups", "liked", "bookmarked"}
+    assert set(deck_json(deck, reader=alice)) == documented - {"owned", "missing", "liked", "bookmarked"}
     listed = logged_in(alice).get("/api/decks/").json()["results"][0]
     assert set(listed) == documented and listed == logged_in(alice).get(f"/api/decks/{deck.pk}/").json() | {
         "owned": listed["owned"],

@@ -58,6 +58,7 @@ PRIVATE = [
     "/collection/missing/YXJQ/",
     "/decks/mine/",
     "/decks/mine/?archived=1",
+    "/decks/saved/",
     "/decks/shopping/?deck={deck}&wishlist=1",
     "/decks/archive/",
     "/decks/{deck}/build/",

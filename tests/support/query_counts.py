@@ -24,7 +24,7 @@ from catalog.models import Card, CardChange, Scan
 from collection.services import set_counts
 from contributions.models import Proposal
 from decks.data import DeckData
-from decks.models import Deck
+from decks.models import Deck, DeckBookmark
 from decks.services import refresh_verdicts, save_deck
 from events import day, tools
 from events.models import Event, PaperList, Submission
@@ -157,6 +157,16 @@ def report() -> dict[str, dict[str, int]]:
     # Lists of decks: 10 and 200 decks shown (each deck with its entries and general).
     measure("GET /decks/ (public)", lambda n: _count(anonymous, "get", f"/decks/?per_page={n}"))
     measure("GET /decks/mine/", lambda n: _count(setups[n]["client"], "get", "/decks/mine/"))
+    # The decks kept for later: each of the user's `n` decks kept, listed a page at a time.
+    for size in (10, 200):
+        DeckBookmark.objects.bulk_create(
+            [DeckBookmark(deck=d, user=setups[size]["user"]) for d in Deck.objects.filter(owner=setups[size]["user"])],
+            ignore_conflicts=True,
+        )
+    measure("GET /decks/saved/", lambda n: _count(setups[n]["client"], "get", f"/decks/saved/?per_page={n}"))
+    measure(
+        "GET /api/decks/?saved=1", lambda n: _count(setups[n]["client"], "get", f"/api/decks/?saved=1&page_size={n}")
+    )
     # Decks found by their cards: two required (one with a count), one left out, and the query.
     by_cards = "card=新兵&card=YXJQ-004:2&without=火攻&q=" + quote("has:xinbing -has:酒 updated>2020-01-01")
     measure("GET /decks/?card=&without=&q=", lambda n: _count(anonymous, "get", f"/decks/?per_page={n}&{by_cards}"))
