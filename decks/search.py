@@ -7,6 +7,7 @@ tokenizer and parser with the keywords below.
     -has:火攻             does not play it
     by:alice             built by alice
     updated>2026-10-01   changed after that day (< <= > >= = as for numbers)
+    likes>=5             liked by at least five readers
     general:劉備          led by that general (a name or a code)
     free words           in the deck's name, in either script
 
@@ -49,6 +50,7 @@ KEYWORDS: tuple[Keyword, ...] = (
         gettext_lazy("decks changed on, before or after a day"),
         "updated>2026-10-01",
     ),
+    Keyword("likes", "like_count", True, ("likes", "讚", "赞"), None, gettext_lazy("decks by their likes"), "likes>=5"),
     Keyword(
         "general",
         "",
@@ -61,6 +63,7 @@ KEYWORDS: tuple[Keyword, ...] = (
 )
 _BY_ALIAS = {alias.lower(): keyword for keyword in KEYWORDS for alias in keyword.aliases}
 _COUNTED = re.compile(r"^(?P<card>.+?)\s*[:：×xX*]\s*(?P<n>\d{1,3})$")
+_NUMBER_LOOKUPS = {":": "exact", "=": "exact", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}
 _DATE_LOOKUPS = {":": "date", "=": "date", "<": "date__lt", "<=": "date__lte", ">": "date__gt", ">=": "date__gte"}
 
 
@@ -145,6 +148,8 @@ def to_q(node: Node) -> Q:
     assert keyword is not None
     if keyword.name == "updated":
         return _updated(token.text, token.op, token.position)
+    if keyword.numeric:
+        return _number(keyword, token.text, token.op, token.position)
     if token.op not in (":", "="):
         raise QueryError(
             _("%(keyword)s takes : or = (not %(op)s)") % {"keyword": keyword.name, "op": token.op}, token.position
@@ -160,6 +165,15 @@ def to_q(node: Node) -> Q:
     if facts is None:
         raise QueryError(_("No card is called “%(card)s”.") % {"card": token.text[:60]}, token.position)
     return Q(general__name_key=facts.name_key)
+
+
+def _number(keyword: Keyword, text: str, op: str, position: int) -> Q:
+    if not re.fullmatch(r"\d{1,6}", text.strip()):
+        message = _("%(keyword)s needs a whole number, not “%(value)s”") % {"keyword": keyword.name, "value": text[:20]}
+        raise QueryError(message, position)
+    if op == "!=":
+        return ~Q(**{keyword.field: int(text)})
+    return Q(**{f"{keyword.field}__{_NUMBER_LOOKUPS[op]}": int(text)})
 
 
 def _named(text: str) -> Q:

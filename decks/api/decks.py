@@ -316,8 +316,8 @@ LIST_PARAMETERS = [
     OpenApiParameter(
         "q",
         {"type": "string", "maxLength": 200},
-        description="The deck query language: has:新兵:2, -has:火攻, by:alice, updated>2026-10-01, general:劉備, "
-        "and words of the deck's name",
+        description="The deck query language: has:新兵:2, -has:火攻, by:alice, updated>2026-10-01, likes>=5, "
+        "general:劉備, and words of the deck's name",
     ),
     OpenApiParameter("cursor", {"type": "string", "maxLength": 200}, description="From a `next` link"),
     OpenApiParameter("page_size", {"type": "integer", "minimum": 1, "maximum": 500}),

@@ -32,6 +32,7 @@ def decks(alice, bob):
     del no_recruits[XINBING]
     without = make_deck(bob, name="无新兵", public=True, main=no_recruits | {JIU: 3})
     hidden = make_deck(alice, name="秘密", public=False)  # plays 新兵: never listed to others
+    Deck.objects.filter(pk=burning.pk).update(like_count=2)
     return {"plain": plain, "fire": burning, "without": without, "hidden": hidden}
 
 
@@ -77,6 +78,8 @@ def test_decks_are_found_by_the_cards_they_play_on_the_page_and_the_api(decks, q
         ("步兵 or 火攻流", {"蜀漢步兵", "火攻流"}),
         (f"updated>{(timezone.now() - timedelta(days=1)).date()}", {"蜀漢步兵", "火攻流", "无新兵"}),
         (f"updated<{(timezone.now() - timedelta(days=1)).date()}", set()),
+        ("likes>=1", {"火攻流"}),
+        ("likes:0 has:新兵", {"蜀漢步兵"}),
     ],
 )
 def test_the_deck_query_language(decks, q: str, found: set[str]) -> None:
@@ -95,7 +98,8 @@ def test_the_deck_query_language(decks, q: str, found: set[str]) -> None:
         ("&".join(["card=新兵"] * 9), "at most 8 cards"),
         ("q=" + quote("has:"), "has: needs a value"),
         ("q=" + quote("has:沒有這張"), "No card is called"),
-        ("q=" + quote("likes>=5"), "Unknown keyword “likes”"),
+        ("q=" + quote("likes>=many"), "likes needs a whole number"),
+        ("q=" + quote("liked>=5"), "Unknown keyword “liked”"),
         ("q=" + quote("updated>yesterday"), "updated needs a day"),
         ("q=" + quote("by<alice"), "by takes : or ="),
         ("q=" + quote(" ".join(f"has:{c}" for c in ["新兵", "酒", "火攻"] * 3)), "at most 8 cards"),
