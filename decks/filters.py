@@ -23,6 +23,7 @@ SORTS = {
     "-owned_share": ("-owned_share", "-updated", "-id"),
     "name": ("name", "id"),
     "-likes": ("-like_count", "-id"),
+    "-likes_week": ("-likes_week", "-like_count", "-id"),
 }
 COLLECTION_SORTS = {"missing", "-owned_share"}
 
@@ -88,6 +89,7 @@ class DeckFilter(django_filters.FilterSet):
             ("missing", _("Fewest cards missing")),
             ("-owned_share", _("Most of it owned")),
             ("-likes", _("Most liked")),
+            ("-likes_week", _("Most liked this week")),
             ("tag", _("Tag")),
         ],
         method="filter_sort",

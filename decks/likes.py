@@ -4,11 +4,13 @@ deck the reader may read "for later", seen by the reader alone (/decks/saved/)."
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
 from django.db.models import F
 from django.db.models.functions import Greatest
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from decks.models import Deck, DeckBookmark, DeckLike
@@ -27,8 +29,10 @@ def like(deck: Deck, user: Any) -> int:
         raise LikeError(_("Only public decks can be liked."))
     with transaction.atomic():
         _like, made = DeckLike.objects.get_or_create(deck=deck, user=user)
-        if made:
-            Deck.objects.filter(pk=deck.pk).update(like_count=F("like_count") + 1)
+        if made:  # a like of now weighs 1 in this week's score
+            Deck.objects.filter(pk=deck.pk).update(like_count=F("like_count") + 1, likes_week=F("likes_week") + 1)
+    if made:
+        transaction.on_commit(_schedule_recount)
     return likes_of(deck)
 
 
@@ -41,8 +45,43 @@ def unlike(deck: Deck, user: Any) -> int:
 
 
 def forget_like(deck_id: int) -> None:
-    """A like gone (taken back, or with its account): one fewer on the deck, never below 0."""
-    Deck.objects.filter(pk=deck_id).update(like_count=Greatest(F("like_count") - 1, 0))
+    """A like gone (taken back, or with its account): one fewer on the deck, never below 0, and
+    the deck's score of the week counted again without it."""
+    now = timezone.now()
+    ages = DeckLike.objects.filter(deck_id=deck_id, at__gte=now - WEEK).values_list("at", flat=True)
+    score = sum(week_score(at, now) for at in ages)
+    Deck.objects.filter(pk=deck_id).update(like_count=Greatest(F("like_count") - 1, 0), likes_week=score)
+
+
+# "Most liked this week": the likes of the last 7 days, each weighing 2^(-days/3) by its age.
+WEEK = timedelta(days=7)
+HALF_LIFE_DAYS = 3
+
+
+def week_score(at: datetime, now: datetime) -> float:
+    """What one like given `at` weighs `now` in the week's score: 1 when new, half at 3 days."""
+    days = max(0.0, (now - at).total_seconds() / 86_400)
+    return float(2 ** (-days / HALF_LIFE_DAYS)) if days <= WEEK.days else 0.0
+
+
+def recount_week(now: datetime | None = None) -> int:
+    """Every deck's score of the week written again (the background task, hourly): decks with
+    likes this week get their sum, the others that had a score get 0. Returns the decks scored."""
+    now = now or timezone.now()
+    scores: dict[int, float] = {}
+    for deck_id, at in DeckLike.objects.filter(at__gte=now - WEEK).values_list("deck_id", "at").iterator():
+        scores[deck_id] = scores.get(deck_id, 0.0) + week_score(at, now)
+    with transaction.atomic():
+        Deck.objects.filter(likes_week__gt=0).exclude(pk__in=list(scores)).update(likes_week=0)
+        decks = [Deck(pk=pk, likes_week=score) for pk, score in scores.items()]
+        Deck.objects.bulk_update(decks, ["likes_week"], batch_size=1000)
+    return len(scores)
+
+
+def _schedule_recount() -> None:
+    from decks.tasks import schedule_week_recount
+
+    schedule_week_recount()
 
 
 def likes_of(deck: Deck) -> int:

@@ -136,6 +136,9 @@ class Deck(models.Model):
     needs_more = models.JSONField(default=dict, blank=True, editable=False)
     # Its likes, kept with the deck (decks.likes) so that a list never counts rows per deck.
     like_count = models.PositiveIntegerField(default=0, editable=False)
+    # This week's likes, each weighing 2^(-days/3) by its age (decks.likes.week_score), kept
+    # here and recomputed hourly in the background: "most liked this week" is an index scan.
+    likes_week = models.FloatField(default=0, editable=False)
 
     objects = DeckQuerySet.as_manager()
 
@@ -151,6 +154,7 @@ class Deck(models.Model):
             models.Index(fields=["needs_over"], condition=Q(needs_over=True), name="deck_needs_over"),
             # The public list by most liked.
             models.Index(fields=["public", "-like_count", "-id"], name="deck_most_liked"),
+            models.Index(fields=["public", "-likes_week", "-id"], name="deck_most_liked_week"),
         ]
 
     def __str__(self) -> str:
@@ -261,7 +265,10 @@ class DeckLike(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["deck", "user"], name="deck_like_once")]
-        indexes = [models.Index(fields=["user", "deck"], name="deck_like_by_user")]
+        indexes = [
+            models.Index(fields=["user", "deck"], name="deck_like_by_user"),
+            models.Index(fields=["at"], name="deck_like_at"),  # the week's likes, for its score
+        ]
 
     def __str__(self) -> str:
         return f"{self.user_id} likes {self.deck_id}"

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from django_tasks import task
+from datetime import datetime, timedelta
+
+from django.utils import timezone
+from django_tasks import default_task_backend, task
+
+# How often this week's likes are counted again (their weights fall with their age).
+RECOUNT_EVERY = timedelta(hours=1)
 
 
 @task()
@@ -12,3 +18,28 @@ def recheck_format(key: str) -> int:
     from decks.services import recheck_format as recheck  # here: decks.services queues this task
 
     return recheck(key)
+
+
+@task()
+def recount_week_likes() -> int:
+    """This week's like scores written again (decks.likes.recount_week), then the next run
+    queued an hour on: the worker has no scheduler, so the task keeps its own hour."""
+    from decks.likes import recount_week
+
+    scored = recount_week()
+    schedule_week_recount(timezone.now() + RECOUNT_EVERY)
+    return scored
+
+
+def schedule_week_recount(when: datetime | None = None) -> None:
+    """Queue the recount (at `when`, or an hour from now) unless one is queued already. A
+    backend that cannot defer (tests run tasks at once) counts the week now, not in an hour."""
+    from django_tasks_db.models import DBTaskResult
+
+    if not default_task_backend.supports_defer:
+        return
+    name = f"{recount_week_likes.module_path}"
+    if DBTaskResult.objects.filter(task_path=name, status="READY").exists():
+        return
+    run_after = when if when is not None else timezone.now() + RECOUNT_EVERY
+    recount_week_likes.using(run_after=run_after).enqueue()

@@ -45,7 +45,7 @@ from webutil.numbers import whole_number
 from webutil.pagination import StrictCursorPagination
 
 MAX_ID = 2**63 - 1  # the largest id a database column holds
-API_SORTS = ("updated", "newest", "missing", "-owned_share", "-likes")
+API_SORTS = ("updated", "newest", "missing", "-owned_share", "-likes", "-likes_week")
 MAX_SHARED_GROUPS = 100  # more than anyone belongs to (groups.models.MAX_OWNED is 50 owned)
 # The ids of the groups a deck is shared with, in one query for a whole page.
 _GROUP_IDS = Prefetch("groups", queryset=Group.objects.only("pk"))

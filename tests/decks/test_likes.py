@@ -99,3 +99,52 @@ def test_decks_sort_by_most_liked_on_the_page_and_the_api(alice, bob, charlie) -
     assert rows[:2] == ["2", "1"]  # each row says its likes
     api = Client().get("/api/decks/?public=1&sort=-likes").json()["results"]
     assert [(d["name"], d["likes"]) for d in api] == [("熱門", 2), ("冷門", 1)]
+
+
+def test_the_weeks_score_weighs_each_like_by_its_age(alice, bob, charlie) -> None:
+    from datetime import timedelta
+
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from decks.likes import recount_week
+    from decks.models import DeckLike
+
+    older = make_deck(alice, name="上週熱門", public=True)
+    newer = make_deck(alice, name="本週新作", public=True)
+    now = timezone.now()
+    dora = get_user_model().objects.create_user("dora")
+    # older: three likes of 3, 3 and 8 days ago (0.5 + 0.5 + 0); newer: one of today (1).
+    for user, days in ((bob, 3), (charlie, 3), (dora, 8)):
+        DeckLike.objects.create(deck=older, user=user, at=now - timedelta(days=days))
+    DeckLike.objects.create(deck=newer, user=bob, at=now)
+    Deck.objects.filter(pk=older.pk).update(likes_week=9)  # a stale score, written over
+    assert recount_week(now) == 2
+    assert Deck.objects.get(pk=older.pk).likes_week == pytest.approx(1.0)
+    assert Deck.objects.get(pk=newer.pk).likes_week == pytest.approx(1.0)
+    DeckLike.objects.filter(deck=newer).update(at=now - timedelta(hours=1))
+    recount_week(now)  # an hour on, today's like weighs a little less than the two of 3 days
+    api = Client().get("/api/decks/?public=1&sort=-likes_week").json()["results"]
+    assert [d["name"] for d in api] == ["上週熱門", "本週新作"]
+    page = Client().get("/decks/?sort=-likes_week").content.decode()
+    assert page.index("上週熱門") < page.index("本週新作")
+    recount_week(now + timedelta(days=9))  # a week without likes: every score back to 0
+    assert set(Deck.objects.values_list("likes_week", flat=True)) == {0.0}
+
+
+def test_a_like_counts_this_week_at_once_and_queues_the_hourly_recount(
+    alice, bob, charlie, settings, django_capture_on_commit_callbacks
+) -> None:
+    from django_tasks_db.models import DBTaskResult
+
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
+    deck = make_deck(alice, name="蜀漢步兵", public=True)
+    for fan in (bob, charlie):
+        with django_capture_on_commit_callbacks(execute=True):
+            logged_in(fan).post(f"/api/decks/{deck.pk}/like/")
+    assert Deck.objects.get(pk=deck.pk).likes_week == 2  # each new like weighs 1 at once
+    queued = DBTaskResult.objects.filter(task_path="decks.tasks.recount_week_likes", status="READY")
+    assert queued.count() == 1  # one recount waiting, however many likes
+    assert queued.get().run_after is not None
+    logged_in(bob).delete(f"/api/decks/{deck.pk}/like/")
+    assert Deck.objects.get(pk=deck.pk).likes_week == pytest.approx(1.0, abs=0.01)  # counted again
