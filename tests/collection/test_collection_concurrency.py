@@ -4,16 +4,17 @@ database. Real threads, real transactions, on whichever database the suite runs 
 
 from __future__ import annotations
 
-import threading
+from collections.abc import Callable
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection, connections
+from django.db import connection
 from django.test import Client
 
 from catalog.loading import load_catalog
 from catalog.models import Card
 from collection.models import CollectionChange, CollectionEntry
+from tests.support.concurrency import at_once
 
 THREADS = 20
 
@@ -24,27 +25,22 @@ def test_twenty_simultaneous_plus_ones(via: str) -> None:
     load_catalog()  # real transactions: this test brings its own committed catalogue
     user = get_user_model().objects.create_user("racer", password="x-very-long-password-1")
     card = Card.objects.get(code="YXJQ-003")
-    barrier = threading.Barrier(THREADS)
-    statuses: list[int] = []
-
-    def plus_one() -> None:
-        client = Client()
+    clients = [Client() for _ in range(THREADS)]
+    for client in clients:
         client.force_login(user)
-        barrier.wait()  # all at once
-        try:
+
+    def plus_one(client: Client) -> Callable[[], int]:
+        def send() -> int:
             if via == "page":
                 response = client.post("/collection/cards/YXJQ-003/", {"action": "inc"}, HTTP_HX_REQUEST="true")
             else:
                 response = client.patch("/api/collection/YXJQ-003/", '{"add": 1}', content_type="application/json")
-            statuses.append(response.status_code)
-        finally:
-            connections.close_all()
+            return response.status_code
 
-    threads = [threading.Thread(target=plus_one) for _ in range(THREADS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
+        return send
+
+    # at_once raises the first error a thread met, with its traceback.
+    statuses = at_once(*(plus_one(client) for client in clients))
 
     assert statuses == [200] * THREADS, statuses
     entry = CollectionEntry.objects.get(user=user, card=card)
