@@ -39,6 +39,14 @@ class CatalogIndex:
     def code_by_pk(self) -> dict[int, str]:
         return {pk: code for code, pk in self.pk_by_code.items()}
 
+    @cached_property
+    def printings(self) -> dict[str, int]:
+        """How many cards bear each name (its key): a reprint is a second card of one name."""
+        counts: dict[str, int] = {}
+        for facts in self.by_code.values():
+            counts[facts.same_name_key] = counts.get(facts.same_name_key, 0) + 1
+        return counts
+
     @classmethod
     def build(cls) -> CatalogIndex:
         by_code: dict[str, CardFacts] = {}

@@ -25,10 +25,12 @@ class DecksConfig(AppConfig):
     name = "decks"
 
     def ready(self) -> None:
+        from django.contrib.auth import get_user_model
         from django.db.backends.signals import connection_created
-        from django.db.models.signals import post_delete
+        from django.db.models.signals import post_delete, pre_delete
 
         from catalog import cache_version
+        from decks import comments  # noqa: F401  (registers comments as writing moderation sees)
         from decks.models import Deck, DeckLike
         from decks.services import refresh_after_commit
         from groups.models import HouseFormat, Membership
@@ -41,6 +43,7 @@ class DecksConfig(AppConfig):
         format_changed.connect(_recheck_format, dispatch_uid="decks-recheck-house-format")
         post_delete.connect(_house_format_gone, sender=HouseFormat, dispatch_uid="decks-house-format-gone")
         post_delete.connect(_like_gone, sender=DeckLike, dispatch_uid="decks-like-gone")
+        pre_delete.connect(_author_gone, sender=get_user_model(), dispatch_uid="decks-comment-author-gone")
 
 
 def _release_allocation(sender: Any, instance: Any, **kwargs: Any) -> None:
@@ -79,3 +82,10 @@ def _like_gone(sender: Any, instance: Any, **kwargs: Any) -> None:
     from decks.likes import forget_like
 
     forget_like(instance.deck_id)
+
+
+def _author_gone(sender: Any, instance: Any, **kwargs: Any) -> None:
+    """An account deleted (by its owner or by staff): its comments say "deleted", replies stay."""
+    from decks.comments import forget_author
+
+    forget_author(instance.pk)

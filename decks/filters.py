@@ -24,6 +24,7 @@ SORTS = {
     "name": ("name", "id"),
     "-likes": ("-like_count", "-id"),
     "-likes_week": ("-likes_week", "-like_count", "-id"),
+    "-comments": ("-comment_count", "-id"),
 }
 COLLECTION_SORTS = {"missing", "-owned_share"}
 
@@ -90,6 +91,7 @@ class DeckFilter(django_filters.FilterSet):
             ("-owned_share", _("Most of it owned")),
             ("-likes", _("Most liked")),
             ("-likes_week", _("Most liked this week")),
+            ("-comments", _("Most commented")),
             ("tag", _("Tag")),
         ],
         method="filter_sort",

@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from decks.models import Deck, DeckBookmark, DeckLike
+from moderation import rules
 
 
 class LikeError(ValueError):
@@ -27,6 +28,8 @@ def like(deck: Deck, user: Any) -> int:
         raise LikeError(_("You cannot like your own deck."))
     if not deck.public:
         raise LikeError(_("Only public decks can be liked."))
+    if rules.is_banned(user):
+        raise LikeError(_("Your account may no longer write here."))
     with transaction.atomic():
         _like, made = DeckLike.objects.get_or_create(deck=deck, user=user)
         if made:  # a like of now weighs 1 in this week's score

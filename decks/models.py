@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.core.validators import MaxLengthValidator
 from django.db import models
 from django.db.models import Case, Exists, F, FloatField, IntegerField, OuterRef, Q, Value, When
 from django.db.models.functions import Cast, NullIf
@@ -139,6 +140,8 @@ class Deck(models.Model):
     # This week's likes, each weighing 2^(-days/3) by its age (decks.likes.week_score), kept
     # here and recomputed hourly in the background: "most liked this week" is an index scan.
     likes_week = models.FloatField(default=0, editable=False)
+    # Its comments that readers see, kept with the deck (decks.comments) like its likes.
+    comment_count = models.PositiveIntegerField(default=0, editable=False)
 
     objects = DeckQuerySet.as_manager()
 
@@ -155,6 +158,7 @@ class Deck(models.Model):
             # The public list by most liked.
             models.Index(fields=["public", "-like_count", "-id"], name="deck_most_liked"),
             models.Index(fields=["public", "-likes_week", "-id"], name="deck_most_liked_week"),
+            models.Index(fields=["public", "-comment_count", "-id"], name="deck_most_commented"),
         ]
 
     def __str__(self) -> str:
@@ -287,6 +291,49 @@ class DeckBookmark(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} keeps {self.deck_id}"
+
+
+# A comment is a few paragraphs, as a description is.
+MAX_COMMENT = 5_000
+
+
+class DeckComment(models.Model):
+    """A reader's comment on a public deck, or a reply to one (one level: a reply's parent is a
+    comment, never a reply). Written, changed and hidden only through decks.comments."""
+
+    class State(models.TextChoices):
+        SHOWN = "shown"
+        PENDING = "pending"  # waiting for staff: a new account's writing with many links
+        HIDDEN = "hidden"  # hidden by staff (moderation)
+        DELETED = "deleted"  # by its author, or with their account: its replies stay readable
+
+    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="comments")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    parent = models.ForeignKey("self", null=True, blank=True, on_delete=models.CASCADE, related_name="replies")
+    body = models.TextField(max_length=MAX_COMMENT, validators=[MaxLengthValidator(MAX_COMMENT)])
+    # Rendered once, when written (webutil.markup, with card links): a view never parses Markdown.
+    body_html = models.TextField(editable=False)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.SHOWN)
+    # The deck's owner hid it from their deck's readers (staff still see it in reports).
+    hidden_by_owner = models.BooleanField(default=False)
+    created = models.DateTimeField(default=timezone.now)
+    edited = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created", "id"]
+        indexes = [
+            models.Index(fields=["deck", "created", "id"], name="deck_comment_order"),
+            models.Index(fields=["author", "created"], name="deck_comment_by_author"),
+            models.Index(fields=["state"], condition=Q(state="pending"), name="deck_comment_pending"),
+        ]
+
+    def __str__(self) -> str:
+        return f"comment {self.pk} on {self.deck_id}"
+
+    @property
+    def shown(self) -> bool:
+        """Whether a reader of the deck sees its text."""
+        return self.state == self.State.SHOWN and not self.hidden_by_owner
 
 
 # What made a version, stored as a code and shown in the reader's language (a note stored as

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from decks.views import analysis, builder, likes, outputs, shopping
+from decks.views import analysis, builder, comments, likes, outputs, shopping
 from decks.views import checker as check_views
 from decks.views import decks as deck_views
 
@@ -27,6 +27,11 @@ urlpatterns = [
     path("decks/<int:deck_id>/clone/", deck_views.clone, name="clone"),
     path("decks/<int:deck_id>/like/", likes.like, name="like"),
     path("decks/<int:deck_id>/bookmark/", likes.bookmark, name="bookmark"),
+    path("decks/<int:deck_id>/comments/", comments.write, name="comment"),
+    path("comments/<int:comment_id>/edit/", comments.edit, name="comment-edit"),
+    path("comments/<int:comment_id>/delete/", comments.delete, name="comment-delete"),
+    path("comments/<int:comment_id>/hide/", comments.hide, name="comment-hide"),
+    path("comments/<int:comment_id>/report/", comments.report, name="comment-report"),
     path("decks/<int:deck_id>/history/", deck_views.history, name="history"),
     path("decks/<int:deck_id>/history/publish/", deck_views.publish_history, name="publish-history"),
     path("decks/<int:deck_id>/history/<int:number>/restore/", deck_views.restore, name="restore"),

@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "django_tasks",
     "django_tasks_db",
     "catalog",
+    "moderation",
     "groups",
     "contributions",
     "collection",

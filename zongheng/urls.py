@@ -34,6 +34,8 @@ api_patterns = [
 #   /events/ /e/              events
 #   /groups/                  groups: play groups, their shared decks and league (views, api)
 #   /accounts/                accounts
+#   /comments/                decks: comments on public decks (views/comments, api/comments)
+#   /moderation/              moderation: staff's queue of reports and writing to approve
 #   /api/                     each app's API, listed above
 #   /media/ /ping/ /healthz /readyz /metrics   zongheng
 urlpatterns = [
@@ -51,6 +53,7 @@ urlpatterns = [
     path("", include("contributions.urls")),
     path("", include("events.urls")),
     path("", include("groups.urls")),
+    path("", include("moderation.urls")),
     path("", include("accounts.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

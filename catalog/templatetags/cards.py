@@ -86,6 +86,12 @@ def user_text(text: str | None) -> str:
 
 
 @register.filter
+def has_chinese(text: str | None) -> bool:
+    """Whether text a user wrote holds Chinese (its element is then marked lang="zh")."""
+    return bool(text and CJK.search(text))
+
+
+@register.filter
 def names(values: Iterable[str]) -> str:
     """Names users wrote, as one list in the reader's language: 甲、乙、丙 or A, B, C."""
     return format_html_join("、" if not wants_english() else ", ", "{}", ((user_text(v),) for v in values))

@@ -45,7 +45,7 @@ from webutil.numbers import whole_number
 from webutil.pagination import StrictCursorPagination
 
 MAX_ID = 2**63 - 1  # the largest id a database column holds
-API_SORTS = ("updated", "newest", "missing", "-owned_share", "-likes", "-likes_week")
+API_SORTS = ("updated", "newest", "missing", "-owned_share", "-likes", "-likes_week", "-comments")
 MAX_SHARED_GROUPS = 100  # more than anyone belongs to (groups.models.MAX_OWNED is 50 owned)
 # The ids of the groups a deck is shared with, in one query for a whole page.
 _GROUP_IDS = Prefetch("groups", queryset=Group.objects.only("pk"))
@@ -116,6 +116,7 @@ class DeckOutputSerializer(serializers.Serializer):
     )
     missing = serializers.IntegerField(required=False, help_text="In lists, for a logged-in caller: copies lacking")
     likes = serializers.IntegerField(help_text="How many readers like it")
+    comments = serializers.IntegerField(help_text="How many comments its readers see")
     liked = serializers.BooleanField(required=False, help_text="For a logged-in caller: whether the caller likes it")
     bookmarked = serializers.BooleanField(
         required=False, help_text="For a logged-in caller: whether the caller keeps it for later"
@@ -152,6 +153,7 @@ class DeckAnswer(TypedDict):
     owned: NotRequired[int]
     missing: NotRequired[int]
     likes: int
+    comments: int
     liked: NotRequired[bool]
     bookmarked: NotRequired[bool]
 
@@ -179,6 +181,7 @@ def deck_json(deck: Deck, data: DeckData | None = None, reader: Any = None) -> D
         "archived": deck.archived,
         "tags": [tag.name for tag in deck.tags.all()],
         "likes": deck.like_count,
+        "comments": deck.comment_count,
     }
     if reader is not None and reader.pk == deck.owner_id:
         answer["groups"] = sorted(group.pk for group in deck.groups.all())

@@ -31,6 +31,7 @@ from decks.i18n import label_formats
 from decks.legality import check_deck_snapshot
 from decks.models import Deck, DeckTag, DeckVersion
 from decks.stats import curve_svg, deck_view
+from decks.views.thread import comments_context
 from groups.models import Group
 from webutil.bounds import accepts
 from webutil.confirm import unless_confirmed
@@ -103,7 +104,8 @@ def new_deck(request: AuthedRequest) -> HttpResponse:
     return redirect("decks:build", deck.pk)
 
 
-def detail(request: HtmxHttpRequest, deck_id: int) -> HttpResponse:
+def detail_context(request: HtmxHttpRequest, deck_id: int) -> dict[str, Any]:
+    """Everything a deck's page shows but its comments (decks.views.comments adds them)."""
     readable = Deck.objects.visible_to(request.user).with_reader_marks(request.user)
     deck = get_object_or_404(readable.select_related("owner", "general"), pk=deck_id)
     context = deck_context(request, deck)
@@ -111,6 +113,12 @@ def detail(request: HtmxHttpRequest, deck_id: int) -> HttpResponse:
     context["names"] = deck_names(deck)
     # The groups it is shared with that the reader is in (all of them, for its owner).
     context["shared_groups"] = list(deck.groups.filter(pk__in=Group.objects.of(request.user).values("pk")))
+    return context
+
+
+def detail(request: HtmxHttpRequest, deck_id: int) -> HttpResponse:
+    context = detail_context(request, deck_id)
+    context.update(comments_context(request, context["deck"]))
     return render(request, "decks/detail.html", context)
 
 

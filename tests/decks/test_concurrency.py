@@ -76,3 +76,32 @@ def test_likes_at_once_count_each_reader_once(racer) -> None:
     assert at_once(*[lambda r=r: like(r) for r in readers]) == [200] * 4
     assert at_once(*[lambda: like(readers[0])] * 4) == [200] * 4
     assert Deck.objects.get(pk=deck.pk).like_count == 4 == deck.likes.count()
+
+
+def test_comments_written_and_hidden_at_once_keep_the_count(racer) -> None:
+    from django.contrib.auth import get_user_model
+
+    from decks.models import DeckComment
+
+    deck = make_deck(racer, name="熱烈討論", public=True)
+    readers = [get_user_model().objects.create_user(f"talker{i}", password="x-very-long-password-1") for i in range(4)]
+
+    def say(reader) -> int:
+        answer = logged_in(reader).post(
+            f"/api/decks/{deck.pk}/comments/", json.dumps({"body": "我也覺得"}), content_type="application/json"
+        )
+        return answer.status_code
+
+    # Four readers at once: each comment counted (the deck's row lock orders the recounts).
+    assert at_once(*[lambda r=r: say(r) for r in readers]) == [201] * 4
+    assert Deck.objects.get(pk=deck.pk).comment_count == 4
+    first, second = DeckComment.objects.order_by("pk")[:2]
+
+    def hide(comment) -> int:
+        return logged_in(racer).post(f"/api/comments/{comment.pk}/hide/").status_code
+
+    # The owner hides one while its author deletes another, and a fifth reader writes.
+    fifth = get_user_model().objects.create_user("talker5", password="x-very-long-password-1")
+    delete = lambda: logged_in(second.author).delete(f"/api/comments/{second.pk}/").status_code  # noqa: E731
+    assert sorted(at_once(lambda: hide(first), delete, lambda: say(fifth))) == [200, 201, 204]
+    assert Deck.objects.get(pk=deck.pk).comment_count == 3

@@ -95,8 +95,8 @@ def test_decks_sort_by_most_liked_on_the_page_and_the_api(alice, bob, charlie) -
     logged_in(bob).post(f"/api/decks/{quiet.pk}/like/")
     page = Client().get("/decks/?sort=-likes").content.decode()
     assert page.index("熱門") < page.index("冷門")
-    rows = re.findall(r'<td class="num">(\d+)</td>\s*</tr>', page)
-    assert rows[:2] == ["2", "1"]  # each row says its likes
+    rows = re.findall(r'<td class="num">(\d+)</td>\s*<td class="num">\d+</td>\s*</tr>', page)
+    assert rows[:2] == ["2", "1"]  # each row says its likes (then its comments)
     api = Client().get("/api/decks/?public=1&sort=-likes").json()["results"]
     assert [(d["name"], d["likes"]) for d in api] == [("熱門", 2), ("冷門", 1)]
 

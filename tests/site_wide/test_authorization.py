@@ -88,6 +88,9 @@ ROUTES = [
     Route("post", "/decks/{deck}/like/", 400, (302,), (404,)),
     Route("post", "/decks/{deck}/bookmark/", 302, (302,), (404,)),
     Route("get", "/decks/saved/", 200, (302,), (200,)),
+    # comments: only on public decks (alice's is private: none, even for her); the staff's queue
+    Route("post", "/decks/{deck}/comments/", 404, (302,), (404,), {"body": SECRET}),
+    Route("get", "/moderation/", 404, (302,), (404,)),
     Route("post", "/decks/{deck}/history/1/restore/", 200, (302,), (404,)),
     Route("post", "/decks/{deck}/history/1/restore/", 302, (302,), (404,), {"confirm": "yes"}),
     Route("post", "/decks/{deck}/history/publish/", 302, (302,), (404,)),
@@ -218,6 +221,8 @@ ROUTES = [
     Route("post", "/api/decks/{deck}/bookmark/", 200, (401,), (404,)),
     Route("delete", "/api/decks/{deck}/bookmark/", 200, (401,), (404,)),
     Route("get", "/api/decks/?saved=1", 200, (401,), (200,)),
+    Route("get", "/api/decks/{deck}/comments/", 404, (404,), (404,)),
+    Route("post", "/api/decks/{deck}/comments/", 404, (401,), (404,), {"body": "x"}, json=True),
     Route("get", "/api/decks/{deck}/missing/", 200, (401,), (404,)),
     Route("get", "/api/decks/{deck}/export/", 200, (404,), (404,)),
     Route("get", "/api/decks/{deck}/odds/?card=YXJQ-003&k=1", 200, (404,), (404,)),

@@ -20,7 +20,7 @@ from events.models import Event, Submission
 from tests.support.collection_helpers import own
 from tests.support.deck_helpers import make_deck
 from tests.support.language_check import interface_text, unmarked_chinese
-from tests.support.pages import PRIVATE, PUBLIC, contributions, paired_round, paper_sheet, play_group, scanned
+from tests.support.pages import PRIVATE, PUBLIC, contributions, paired_round, paper_sheet, play_group, scanned, talk
 
 pytestmark = pytest.mark.django_db
 LOCALE = Path(__file__).resolve().parents[2] / "locale"
@@ -43,6 +43,7 @@ def places(alice):
         **scanned(alice),
         **paper_sheet(event),
         **play_group(alice, deck),
+        **talk(alice, deck),
     }
 
 

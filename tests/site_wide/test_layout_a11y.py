@@ -36,6 +36,7 @@ from tests.support.pages import (
     paper_sheet,
     play_group,
     scanned,
+    talk,
 )
 
 pytestmark = [
@@ -71,6 +72,7 @@ def world(site):
     places |= scanned(owner)
     places |= paper_sheet(event)
     places |= play_group(owner, deck)
+    places |= talk(owner, deck)
     return {"site": site, "owner": owner, "places": places}
 
 

@@ -59,6 +59,8 @@ PRIVATE = [
     "/decks/mine/",
     "/decks/mine/?archived=1",
     "/decks/saved/",
+    "/decks/{deck}/?comments=1",  # its comments, with what its owner may do to each
+    "/moderation/",  # the owner is staff too (pages.talk)
     "/decks/shopping/?deck={deck}&wishlist=1",
     "/decks/archive/",
     "/decks/{deck}/build/",
@@ -196,3 +198,28 @@ def play_group(owner: Any, deck: Any) -> dict[str, Any]:
         {"name": "新手局", "min_cards": 30, "max_cards": 50, "copy_limit": 2, "banned": ["酒"], "sets": ["YXJQ"]},
     )
     return {"group": group.pk, "invite": group.invite, "format": house.pk}
+
+
+def talk(owner: Any, deck: Any) -> dict[str, Any]:
+    """Comments on the owner's public deck: a reader's, with a card link, the owner's reply, a
+    new account's comment with links waiting for approval, and a report; the owner is staff,
+    so the moderation queue has something in each part."""
+    from datetime import timedelta
+
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from decks import comments
+
+    people = get_user_model().objects
+    people.filter(pk=owner.pk).update(is_staff=True)
+    owner.is_staff = True
+    reader = people.create_user("commenter", password="commenter-password-1")
+    people.filter(pk=reader.pk).update(date_joined=timezone.now() - timedelta(days=30))
+    reader.refresh_from_db()
+    said = comments.write(deck, reader, "這副牌的 [[新兵]] 用得好，**三張**剛好。")
+    comments.write(deck, owner, "謝謝！試過兩張，不夠。", said.pk)
+    newcomer = people.create_user("newcomer", password="newcomer-password-1")
+    comments.write(deck, newcomer, "便宜卡 https://a.example https://b.example https://c.example")
+    comments.report(said, newcomer, "廣告？")
+    return {}

@@ -24,7 +24,7 @@ from catalog.models import Card, CardChange, Scan
 from collection.services import set_counts
 from contributions.models import Proposal
 from decks.data import DeckData
-from decks.models import Deck, DeckBookmark
+from decks.models import Deck, DeckBookmark, DeckComment
 from decks.services import refresh_verdicts, save_deck
 from events import day, tools
 from events.models import Event, PaperList, Submission
@@ -166,6 +166,24 @@ def report() -> dict[str, dict[str, int]]:
     measure("GET /decks/saved/", lambda n: _count(setups[n]["client"], "get", f"/decks/saved/?per_page={n}"))
     measure(
         "GET /api/decks/?saved=1", lambda n: _count(setups[n]["client"], "get", f"/api/decks/?saved=1&page_size={n}")
+    )
+    # A public deck's comments: n comments, every other one a reply, on the page and in the API.
+    for size in (10, 200):
+        user, deck = setups[size]["user"], setups[size]["deck"]
+        tops = DeckComment.objects.bulk_create(
+            [DeckComment(deck=deck, author=user, body=f"{i}", body_html=f"<p>{i}</p>") for i in range(size // 2)]
+        )
+        DeckComment.objects.bulk_create(
+            [DeckComment(deck=deck, author=user, parent=t, body="r", body_html="<p>r</p>") for t in tops]
+        )
+        Deck.objects.filter(pk=deck.pk).update(comment_count=size)
+    measure(
+        "GET /decks/<id>/ (n comments)",
+        lambda n: _count(setups[n]["client"], "get", f"/decks/{setups[n]['deck'].pk}/"),
+    )
+    measure(
+        "GET /api/decks/<id>/comments/",
+        lambda n: _count(setups[n]["client"], "get", f"/api/decks/{setups[n]['deck'].pk}/comments/"),
     )
     # Decks found by their cards: two required (one with a count), one left out, and the query.
     by_cards = "card=新兵&card=YXJQ-004:2&without=火攻&q=" + quote("has:xinbing -has:酒 updated>2020-01-01")
