@@ -158,7 +158,7 @@ def main() -> None:
             for pk in Card.objects.values_list("pk", flat=True):
                 short |= Q(card_id=pk, count__gt=owned.get(pk, 0))
             lacking = DeckEntry.objects.filter(short, deck=OuterRef("pk"))
-            list(Deck.objects.filter(public=True).exclude(Exists(lacking)).order_by("-updated")[:30])
+            list(Deck.objects.listed().exclude(Exists(lacking)).order_by("-updated")[:30])
 
         print(
             json.dumps(

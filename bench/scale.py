@@ -215,7 +215,7 @@ def generate(previous: Size, size: Size, lists: list[Template], rng: random.Rand
                     "owner_id": i % size.users + 1,
                     "name": f"{t.snapshot['general'] or ''} #{i}",
                     "general_id": t.general,
-                    "public": i % 3 == 0,
+                    "visibility": "public" if i % 3 == 0 else "private",
                     "created": created,
                     "updated": created + timedelta(minutes=rng.randint(0, 10_000)),
                     "is_legal": t.is_legal,
@@ -381,7 +381,7 @@ def endpoints(port: int) -> list[Endpoint]:
 
     reader = READER
     own_deck = Deck.objects.filter(owner_id=reader).order_by("pk").values_list("pk", flat=True).first()
-    public_deck = Deck.objects.filter(public=True).order_by("pk").values_list("pk", flat=True).first()
+    public_deck = Deck.objects.listed().order_by("pk").values_list("pk", flat=True).first()
     event = Event.objects.filter(organiser_id=reader).order_by("pk").first()
     assert own_deck and public_deck and event
     legality = json.dumps({"format": "standard", "list": deck_text(Deck.objects.get(pk=public_deck))})
@@ -392,7 +392,7 @@ def endpoints(port: int) -> list[Endpoint]:
             path = json.loads(answer.read())["next"].split(f"127.0.0.1:{port}", 1)[1]
     # The last full page the list numbers (50 at the full size, 11 at the small size): the same
     # work at both sizes, where page 50 of the small size would be empty and page 12 nearly so.
-    public = Deck.objects.filter(public=True).count()
+    public = Deck.objects.listed().count()
     last_page = min(MAX_DECK_PAGE, public // DECKS_PER_PAGE)
     change = f"action=inc&card=YXJQ-001&section=main&csrfmiddlewaretoken={CSRF}"
     # Three cards of one public deck (so the search has answers) and one card it does not play.

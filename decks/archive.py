@@ -28,7 +28,7 @@ from decks.batch import BatchError, read_zip
 from decks.data import DeckData
 from decks.forms import clean_tags
 from decks.i18n import pick
-from decks.models import MAX_DESCRIPTION, MAX_ENTRY_COUNT, Deck, DeckVersion
+from decks.models import MAX_DESCRIPTION, MAX_ENTRY_COUNT, Deck, DeckVersion, Visibility
 from rules_check import DEFAULT_FORMAT, FORMATS, DeckListError, decode
 from webutil.csv import csv_text
 from webutil.parsers import unsafe_message
@@ -75,7 +75,8 @@ def decks_json(decks: list[Deck]) -> dict[str, Any]:
         out.append(
             data.to_snapshot()
             | {
-                "public": deck.public,
+                "visibility": deck.visibility,
+                "public": deck.public,  # what archives before the three visibilities said
                 "archived": deck.archived,
                 "built": deck.built,
                 "tags": [t.name for t in deck.tags.all()],
@@ -112,7 +113,7 @@ class Incoming:
     """One deck of an upload, checked, ready to add."""
 
     data: DeckData
-    public: bool = False
+    visibility: str = Visibility.PRIVATE
     archived: bool = False
     built: bool = False
     tags: list[str] = field(default_factory=list)
@@ -217,6 +218,9 @@ def _incoming(item: Any) -> Incoming:
     flags = {key: item.get(key, False) for key in ("public", "archived", "built")}
     if any(type(v) is not bool for v in flags.values()):
         raise ValueError(_("public, archived and built are true or false"))
+    visibility = item.get("visibility", Visibility.PUBLIC if flags["public"] else Visibility.PRIVATE)
+    if visibility not in Visibility.values:
+        raise ValueError(_("visibility is private, unlisted or public"))
     tags = item.get("tags", [])
     if not isinstance(tags, list):
         raise ValueError(_("tags are a list"))
@@ -237,7 +241,7 @@ def _incoming(item: Any) -> Incoming:
         kept.append(
             {"number": version["number"], "note": note[:40] if isinstance(note, str) else "", "snapshot": snapshot}
         )
-    return Incoming(data, flags["public"], flags["archived"], flags["built"], clean_tags(tags), kept)
+    return Incoming(data, visibility, flags["archived"], flags["built"], clean_tags(tags), kept)
 
 
 def add_decks(user: Any, incoming: list[Incoming]) -> list[Deck]:
@@ -246,7 +250,7 @@ def add_decks(user: Any, incoming: list[Incoming]) -> list[Deck]:
     with transaction.atomic():
         for item in incoming:
             deck = services.save_deck(
-                Deck(owner=user, public=item.public, archived=item.archived), item.data, note="imported"
+                Deck(owner=user, visibility=item.visibility, archived=item.archived), item.data, note="imported"
             )
             if item.versions:
                 deck.versions.all().delete()

@@ -28,7 +28,7 @@ from django.db.models import Exists, OuterRef, Q
 from catalog.lookup import catalog_index
 from collection.queries import availability
 from decks import needs
-from decks.models import Deck
+from decks.models import PUBLIC, Deck
 from groups.models import Membership
 
 MAX_MISSING = 5
@@ -62,7 +62,7 @@ def _readable_by(user: Any) -> Q:
     shared = Deck.groups.through.objects.filter(
         deck=OuterRef("pk"), group__in=Membership.objects.filter(user=user).values("group")
     )
-    return Q(public=True) | Q(Exists(shared))
+    return PUBLIC | Q(Exists(shared))
 
 
 def _parts(purchase: Purchase) -> Iterator[Purchase]:

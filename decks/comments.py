@@ -165,7 +165,7 @@ def report(comment: DeckComment, user: Any, reason: Any = "") -> None:
 
 def readable(user: Any) -> Any:
     """The comments a reader may act on: on decks they may read that are public."""
-    return DeckComment.objects.filter(deck__in=Deck.objects.visible_to(user).filter(public=True))
+    return DeckComment.objects.filter(deck__in=Deck.objects.visible_to(user).listed())
 
 
 @dataclass

@@ -5,12 +5,11 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from decks.batch import MAX_ZIP_BYTES, ZIP
 from decks.close import DEFAULT_MISSING, MAX_MISSING
 from decks.i18n import format_label, pick
-from decks.models import MAX_DESCRIPTION, MAX_TAG, MAX_TAGS
+from decks.models import MAX_DESCRIPTION, MAX_TAG, MAX_TAGS, Visibility
 from groups import formats
 from groups.models import Group
 from rules_check import DEFAULT_FORMAT, FORMATS, DeckListError, decode
@@ -101,11 +100,13 @@ class DeckSettingsForm(FormatChoiceForm):
         max_length=MAX_DESCRIPTION,
         widget=forms.Textarea(attrs={"rows": 4}),
     )
-    public = forms.BooleanField(
-        label=pgettext_lazy("deck visibility", "Public"),
-        help_text=_("anyone with the link can read it, and it is listed"),
+    visibility = forms.ChoiceField(
+        label=_("Who reads it"),
+        choices=Visibility.choices,
+        help_text=_("Public: listed and searched. Unlisted: only whoever has its link."),
+        widget=forms.Select(attrs={"aria-describedby": "visibility-hint"}),
+        # Left out of a post, as the old "public" box was when unticked: private.
         required=False,
-        widget=forms.CheckboxInput(attrs={"aria-describedby": "public-hint"}),
     )
     tags = forms.CharField(
         label=_("Tags"), required=False, max_length=MAX_TAGS * (MAX_TAG + 2), help_text=_("Separated by commas.")
@@ -125,6 +126,9 @@ class DeckSettingsForm(FormatChoiceForm):
         groups = self.fields["groups"]
         assert isinstance(groups, RowMultipleChoiceField)
         groups.queryset = Group.objects.of(user)
+
+    def clean_visibility(self) -> str:
+        return str(self.cleaned_data.get("visibility") or Visibility.PRIVATE)
 
     def clean_tags(self) -> list[str]:
         return clean_tags(re.split(r"[,，、;；]", self.cleaned_data["tags"]))

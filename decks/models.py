@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django.conf import settings
@@ -30,12 +31,34 @@ REINFORCEMENTS = "reinforcements"
 SECTIONS = [(MAIN, "main"), (REINFORCEMENTS, "reinforcements")]
 
 
+class Visibility(models.TextChoices):
+    """Who reads a deck: its owner (and the groups it is shared with), also whoever has its
+    link (/d/<token>/: never listed nor searched), or everyone."""
+
+    PRIVATE = "private", gettext_lazy("Private")
+    UNLISTED = "unlisted", gettext_lazy("Unlisted: anyone with its link")
+    PUBLIC = "public", gettext_lazy("Public")
+
+
+PUBLIC = Q(visibility=Visibility.PUBLIC)
+
+
+def new_link_token() -> str:
+    """An unlisted deck's link: 128 random bits, not guessable as deck numbers are."""
+    return secrets.token_urlsafe(16)
+
+
 class DeckQuerySet(models.QuerySet["Deck"]):
     def visible_to(self, user: Any) -> DeckQuerySet:
-        """Public decks, the user's own, and those shared with a group the user belongs to."""
+        """Public decks, the user's own, and those shared with a group the user belongs to. An
+        unlisted deck is read by its link alone (Deck.link_token), never by its number."""
         if user.is_authenticated:
-            return self.filter(Q(public=True) | Q(owner=user) | Q(Exists(self._shared_with_member(user))))
-        return self.filter(public=True)
+            return self.filter(PUBLIC | Q(owner=user) | Q(Exists(self._shared_with_member(user))))
+        return self.filter(PUBLIC)
+
+    def listed(self) -> DeckQuerySet:
+        """The public decks: the ones lists and searches show."""
+        return self.filter(PUBLIC)
 
     @staticmethod
     def _shared_with_member(user: Any) -> models.QuerySet[Any]:
@@ -113,7 +136,9 @@ class Deck(models.Model):
     description = models.TextField(blank=True, max_length=MAX_DESCRIPTION)
     # The description rendered once, when it is saved: a view never runs the Markdown parser.
     description_html = models.TextField(blank=True, editable=False)
-    public = models.BooleanField(default=False)
+    visibility = models.CharField(max_length=10, choices=Visibility.choices, default=Visibility.PRIVATE)
+    # The unlisted deck's link (/d/<token>/); its owner may replace it (decks.services.new_link).
+    link_token = models.CharField(max_length=32, unique=True, null=True, blank=True, editable=False)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
     # The verdict at the last save, kept for the public list's "legal only" filter.
@@ -150,22 +175,38 @@ class Deck(models.Model):
         # The public list sorts by update or by creation, the owner's by update: each an index
         # range scan, whatever the number of decks.
         indexes = [
-            models.Index(fields=["public", "-updated", "-id"]),
-            models.Index(fields=["public", "-created", "-id"]),
+            models.Index(fields=["visibility", "-updated", "-id"], name="deck_listed_updated"),
+            models.Index(fields=["visibility", "-created", "-id"], name="deck_listed_created"),
             models.Index(fields=["owner", "-updated"]),
             # The few decks "buildable" checks exactly (decks.needs).
             models.Index(fields=["needs_over"], condition=Q(needs_over=True), name="deck_needs_over"),
             # The public list by most liked.
-            models.Index(fields=["public", "-like_count", "-id"], name="deck_most_liked"),
-            models.Index(fields=["public", "-likes_week", "-id"], name="deck_most_liked_week"),
-            models.Index(fields=["public", "-comment_count", "-id"], name="deck_most_commented"),
+            models.Index(fields=["visibility", "-like_count", "-id"], name="deck_most_liked"),
+            models.Index(fields=["visibility", "-likes_week", "-id"], name="deck_most_liked_week"),
+            models.Index(fields=["visibility", "-comment_count", "-id"], name="deck_most_commented"),
         ]
 
     def __str__(self) -> str:
         return self.name
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        # An unlisted deck always has its link, however it became unlisted (its settings, the
+        # API, an archive brought back).
+        if self.visibility == Visibility.UNLISTED and not self.link_token:
+            self.link_token = new_link_token()
+            if kwargs.get("update_fields") is not None:
+                kwargs["update_fields"] = {*kwargs["update_fields"], "link_token"}
+        super().save(*args, **kwargs)
+
     def get_absolute_url(self) -> str:
         return reverse_memo("decks:detail", self.pk)
+
+    @property
+    def link_url(self) -> str | None:
+        """The address an unlisted deck is read at; None for any other deck."""
+        if self.visibility != Visibility.UNLISTED or not self.link_token:
+            return None
+        return reverse_memo("decks:linked", self.link_token)
 
     @property
     def format_label(self) -> str:
@@ -174,6 +215,16 @@ class Deck(models.Model):
     @property
     def built(self) -> bool:
         return self.allocation_id is not None
+
+    @property
+    def public(self) -> bool:
+        """Listed and searched, read by everyone: derived from `visibility`, never stored."""
+        return self.visibility == Visibility.PUBLIC
+
+    @public.setter
+    def public(self, value: bool) -> None:
+        # Deck(public=True), as an archive or a test makes one: public, or else private.
+        self.visibility = Visibility.PUBLIC if value else Visibility.PRIVATE
 
 
 # A tag is a word or two the owner files decks under ("比賽", "testing").

@@ -31,6 +31,8 @@ from decks.models import (
     DeckTag,
     DeckVersion,
     VerdictState,
+    Visibility,
+    new_link_token,
 )
 from groups import formats
 from groups.models import Group
@@ -197,7 +199,7 @@ def update_deck(
 # What a deck's settings name (the builder's settings form, the deck API): its data's words,
 # its flags, then what follows its cards.
 SETTINGS_TEXT = ("name", "format", "description")
-SETTINGS_FLAGS = ("public", "archived")
+SETTINGS_FLAGS = ("visibility", "archived")
 
 
 def apply_settings(
@@ -208,7 +210,7 @@ def apply_settings(
     edit: Callable[[Deck, DeckData], None] | None = None,
 ) -> Deck:
     """The one way a deck's settings change, from the builder's form and from the API: what
-    `given` names of the name, format, description, public and archived, with `edit`'s change
+    `given` names of the name, format, description, visibility and archived, with `edit`'s change
     of the cards, under the row lock in one save; then `built` and `tags`, which follow the
     cards as they now are. What `given` does not name stays as it is."""
 
@@ -334,10 +336,19 @@ def restore(deck: Deck, version: DeckVersion) -> Deck:
     return save_deck(deck, data, note=f"{RESTORED}{version.number}")
 
 
+def new_link(deck: Deck) -> Deck:
+    """The unlisted deck's link replaced: the old one reads nothing from now on."""
+    with transaction.atomic():
+        _locked(deck)
+        Deck.objects.filter(pk=deck.pk).update(link_token=new_link_token())
+    deck.refresh_from_db(fields=["link_token"])
+    return deck
+
+
 def clone(deck: Deck, owner: Any) -> Deck:
     data = snapshot_of(deck)
     data.name = (_("%(name)s (copy)") % {"name": data.name})[:100]
-    copy = Deck(owner=owner, public=False)
+    copy = Deck(owner=owner, visibility=Visibility.PRIVATE)
     return save_deck(copy, data, note="cloned")
 
 

@@ -13,7 +13,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from decks.models import Deck
+from decks.models import PUBLIC, Deck
 from groups.models import Group, Membership
 from league.models import Game, Result, not_in_the_future
 
@@ -52,7 +52,7 @@ def _deck(group: Group, player: Any, deck_id: int | None) -> Deck | None:
     """A deck the player may have played here: theirs, a public one, or one shared with the group."""
     if deck_id is None:
         return None
-    allowed = Q(owner=player) | Q(public=True) | Q(pk__in=Deck.objects.shared_with(group).values("pk"))
+    allowed = Q(owner=player) | PUBLIC | Q(pk__in=Deck.objects.shared_with(group).values("pk"))
     deck = Deck.objects.filter(allowed, pk=deck_id).select_related("general").first()
     if deck is None:
         raise GameError(

@@ -34,7 +34,7 @@ from decks.data import DeckData
 from decks.filters import COLLECTION_SORTS, DeckFilter, ordering
 from decks.forms import clean_tags
 from decks.legality import check_deck_snapshot, deck_for_rules
-from decks.models import MAX_DESCRIPTION, MAX_ENTRY_COUNT, MAX_TAG, MAX_TAGS, Deck, DeckQuerySet
+from decks.models import MAX_DESCRIPTION, MAX_ENTRY_COUNT, MAX_TAG, MAX_TAGS, Deck, DeckQuerySet, Visibility
 from decks.search import MAX_CARD_TEXT, SEARCH_CARDS
 from decks.stats import deck_view
 from groups import formats
@@ -66,7 +66,11 @@ class DeckInputSerializer(serializers.Serializer):
     list = StrictCharField(required=False, max_length=64 * 1024, trim_whitespace=False, help_text="Deck-list text")
     deck_code = StrictCharField(required=False, max_length=deckcode.MAX_CODE_LENGTH)
     description = StrictCharField(required=False, allow_blank=True, max_length=MAX_DESCRIPTION)
-    public = StrictBooleanField(required=False)
+    visibility = serializers.ChoiceField(
+        choices=Visibility.values,
+        required=False,
+        help_text="private (the default), unlisted (read by its link alone) or public (listed and searched)",
+    )
     built = StrictBooleanField(required=False, help_text="Built (sleeved): its cards are taken from my collection")
     archived = StrictBooleanField(required=False)
     tags = serializers.ListField(child=StrictCharField(max_length=MAX_TAG), required=False, max_length=MAX_TAGS)
@@ -84,6 +88,10 @@ class DeckInputSerializer(serializers.Serializer):
             raise ValidationError(exc.messages) from None
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if isinstance(self.initial_data, dict) and "public" in self.initial_data:
+            # `public` is read-only since decks have three visibilities: a client still setting
+            # it is told so, rather than have its deck silently stay as it was.
+            raise ValidationError({"public": [_("public is read-only: set visibility instead.")]})
         sources = [k for k in ("list", "deck_code") if k in attrs]
         if len(sources) > 1 or (sources and {"general", "cards", "reinforcements"} & set(attrs)):
             raise ValidationError({"list": [_("Give the cards one way: cards/general, list, or deck_code.")]})
@@ -99,7 +107,9 @@ class DeckOutputSerializer(serializers.Serializer):
     cards = DeckEntrySerializer(many=True)
     reinforcements = DeckEntrySerializer(many=True)
     description = serializers.CharField()
-    public = serializers.BooleanField()
+    visibility = serializers.ChoiceField(choices=Visibility.values)
+    public = serializers.BooleanField(help_text="Read-only: whether `visibility` is public")
+    link = serializers.CharField(required=False, help_text="To its owner only, when unlisted: where it is read")
     created = serializers.DateTimeField()
     updated = serializers.DateTimeField()
     legal = serializers.BooleanField()
@@ -140,6 +150,7 @@ class DeckAnswer(TypedDict):
     cards: list[DeckEntryAnswer]
     reinforcements: list[DeckEntryAnswer]
     description: str
+    visibility: str
     public: bool
     created: datetime
     updated: datetime
@@ -154,6 +165,7 @@ class DeckAnswer(TypedDict):
     missing: NotRequired[int]
     likes: int
     comments: int
+    link: NotRequired[str]
     liked: NotRequired[bool]
     bookmarked: NotRequired[bool]
 
@@ -171,6 +183,7 @@ def deck_json(deck: Deck, data: DeckData | None = None, reader: Any = None) -> D
         "cards": [{"card": c, "count": n} for c, n in sorted(data.main.items())],
         "reinforcements": [{"card": c, "count": n} for c, n in sorted(data.reinforcements.items())],
         "description": deck.description,
+        "visibility": deck.visibility,
         "public": deck.public,
         "created": deck.created,
         "updated": deck.updated,
@@ -185,6 +198,8 @@ def deck_json(deck: Deck, data: DeckData | None = None, reader: Any = None) -> D
     }
     if reader is not None and reader.pk == deck.owner_id:
         answer["groups"] = sorted(group.pk for group in deck.groups.all())
+        if deck.link_url:
+            answer["link"] = deck.link_url
     if vars(deck).get("missing") is not None:  # annotated by Deck.objects.with_ownership in lists
         answer["owned"], answer["missing"] = vars(deck)["owned"], vars(deck)["missing"]
     if "reader_liked" in vars(deck):  # annotated by Deck.objects.with_reader_marks
@@ -239,7 +254,7 @@ def _data_from(payload: dict[str, Any], base: DeckData) -> DeckData:
 
 def _save(deck: Deck, data: DeckData, payload: dict[str, Any], note: str) -> Deck:
     """A new deck: saved with its flags, then `built` and `tags` (services.set_flags)."""
-    deck.public = payload.get("public", deck.public)
+    deck.visibility = payload.get("visibility", deck.visibility)
     deck.archived = payload.get("archived", deck.archived)
     try:
         with transaction.atomic():
@@ -348,7 +363,7 @@ class DeckListView(APIView):
             return Deck.objects.saved_by(request.user).with_reader_marks(request.user)
         if request.user.is_authenticated and request.query_params.get("public") != "1":
             return Deck.objects.owned_by(request.user).with_reader_marks(request.user)
-        return Deck.objects.filter(public=True).with_reader_marks(request.user)
+        return Deck.objects.listed().with_reader_marks(request.user)
 
     def _filtered(self, request: Request) -> tuple[DeckQuerySet, tuple[str, ...]]:
         sort = request.query_params.get("sort", "updated")

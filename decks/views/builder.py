@@ -84,7 +84,7 @@ def build(request: AuthedRequest, deck_id: int) -> HttpResponse:
                 "name": deck.name,
                 "format": deck.format,
                 "description": deck.description,
-                "public": deck.public,
+                "visibility": deck.visibility,
                 "built": deck.built,
                 "archived": deck.archived,
                 "tags": ", ".join(deck.tags.values_list("name", flat=True)),

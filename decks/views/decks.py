@@ -29,7 +29,7 @@ from decks.forms import (
 )
 from decks.i18n import label_formats
 from decks.legality import check_deck_snapshot
-from decks.models import Deck, DeckTag, DeckVersion
+from decks.models import Deck, DeckTag, DeckVersion, Visibility
 from decks.stats import curve_svg, deck_view
 from decks.views.thread import comments_context
 from groups.models import Group
@@ -120,6 +120,31 @@ def detail(request: HtmxHttpRequest, deck_id: int) -> HttpResponse:
     context = detail_context(request, deck_id)
     context.update(comments_context(request, context["deck"]))
     return render(request, "decks/detail.html", context)
+
+
+def linked(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """An unlisted deck, read by its link: never listed, searched, liked or commented. A public
+    deck's link goes to its page; a private deck's (or a replaced link) reads nothing."""
+    deck = Deck.objects.select_related("owner", "general").filter(link_token=token).first()
+    if deck is None or deck.visibility == Visibility.PRIVATE:
+        raise Http404
+    if deck.public or (request.user.is_authenticated and deck.owner_id == request.user.pk):
+        return redirect(deck.get_absolute_url())
+    context = deck_context(request, deck)
+    context["description"] = mark_safe(deck.description_html)  # noqa: S308 (sanitised when saved)
+    context["names"] = deck_names(deck)
+    context["linked"] = True
+    return render(request, "decks/linked.html", context)
+
+
+@login_required
+@require_POST
+def new_link(request: AuthedRequest, deck_id: int) -> HttpResponse:
+    """The owner replaces the unlisted deck's link: whoever had the old one reads nothing now."""
+    deck = own_deck(request, deck_id)
+    services.new_link(deck)
+    messages.success(request, _("A new link was made; the old one no longer works."))
+    return redirect(deck.get_absolute_url())
 
 
 @login_required
@@ -278,7 +303,7 @@ def card_search_fields(request: HtmxHttpRequest) -> dict[str, Any]:
 
 @tidy_get({"sort": "updated"})
 def public_list(request: HtmxHttpRequest) -> HttpResponse:
-    context, valid = deck_table(request, Deck.objects.filter(public=True))
+    context, valid = deck_table(request, Deck.objects.listed())
     return render(request, "decks/public_list.html", context, status=200 if valid else 400)
 
 

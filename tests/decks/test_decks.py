@@ -417,7 +417,7 @@ def test_a_deck_made_public_does_not_show_its_private_past(
     alice_client: Client, alice, bob_client: Client, english
 ) -> None:
     deck = make_deck(alice, name="秘密初稿")
-    alice_client.post(f"/decks/{deck.pk}/build/", {"name": "公開版", "format": "standard", "public": "on"})
+    alice_client.post(f"/decks/{deck.pk}/build/", {"name": "公開版", "format": "standard", "visibility": "public"})
     html = bob_client.get(f"/decks/{deck.pk}/history/").content.decode()
     assert "公開版" in html and "秘密初稿" not in html
     assert bob_client.get(f"/decks/{deck.pk}/history/?a=1&b=2").status_code == 404  # v1 was private
@@ -429,7 +429,7 @@ def test_a_deck_made_public_does_not_show_its_private_past(
 
 def test_versions_saved_while_public_are_shown(alice_client: Client, alice, bob_client: Client) -> None:
     deck = make_deck(alice, public=True)
-    alice_client.post(f"/decks/{deck.pk}/build/", {"name": "第二版", "format": "standard", "public": "on"})
+    alice_client.post(f"/decks/{deck.pk}/build/", {"name": "第二版", "format": "standard", "visibility": "public"})
     html = bob_client.get(f"/decks/{deck.pk}/history/").content.decode()
     assert "v1" in html and "v2" in html
 

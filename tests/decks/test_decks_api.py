@@ -34,6 +34,7 @@ def test_build_a_legal_deck_through_the_api(alice_client: Client, alice) -> None
         "cards",
         "reinforcements",
         "description",
+        "visibility",
         "public",
         "created",
         "updated",
@@ -77,8 +78,13 @@ def test_bad_input_is_400_and_creates_nothing(alice_client: Client, alice, paylo
 
 def test_put_patch_delete_are_for_the_owner_only(alice_client: Client, alice, bob_client: Client) -> None:
     deck = make_deck(alice, public=True)
-    patched = send(alice_client, "patch", f"/api/decks/{deck.pk}/", {"name": "改名", "public": False}).json()
-    assert patched["name"] == "改名" and patched["public"] is False and len(patched["cards"]) == len(LEGAL_MAIN)
+    patched = send(alice_client, "patch", f"/api/decks/{deck.pk}/", {"name": "改名", "visibility": "private"}).json()
+    assert (
+        patched["name"] == "改名"
+        and patched["public"] is False
+        and patched["visibility"] == "private"
+        and len(patched["cards"]) == len(LEGAL_MAIN)
+    )
     replaced = send(
         alice_client, "put", f"/api/decks/{deck.pk}/", {"name": "重來", "cards": [{"card": "YXJQ-003", "count": 3}]}
     ).json()

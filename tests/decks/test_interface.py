@@ -88,14 +88,14 @@ def test_the_builder_opens_with_the_decks_name_format_and_visibility(alice_clien
     row = head[: head.index('<details class="deck-more"')]
     # in view, before the search and the deck, and not folded away
     assert html.index('class="deck-head"') < html.index('class="builder"')
-    for name in ("name", "format", "public"):
+    for name in ("name", "format", "visibility"):
         assert f'name="{name}"' in row
     assert '<details class="deck-settings"' not in html
     # the rest of the settings belong to the same form, so Save keeps them
     assert 'name="description"' in head and 'name="tags"' in head and 'name="built"' in head
     response = alice_client.post(
         f"/decks/{deck.pk}/build/",
-        {"name": "快攻", "format": deck.format, "description": "先手快攻", "tags": "", "public": "on"},
+        {"name": "快攻", "format": deck.format, "description": "先手快攻", "tags": "", "visibility": "public"},
     )
     assert response.status_code == 302
     deck = Deck.objects.get(pk=deck.pk)

@@ -72,7 +72,7 @@ def test_kept_decks_are_their_keepers_alone_and_drop_out_when_made_private(alice
     assert "蜀漢步兵" not in logged_in(alice).get("/decks/saved/").content.decode()  # bob's list, not hers
     assert Client().get("/api/decks/?saved=1").status_code == 401
     assert Client().get("/decks/saved/").status_code == 302
-    Deck.objects.filter(pk=deck.pk).update(public=False)
+    Deck.objects.filter(pk=deck.pk).update(visibility="private")
     assert reader.get("/api/decks/?saved=1").json()["results"] == []
     reader.post(f"/decks/{deck.pk}/bookmark/", {"action": "forget"})  # no longer readable: 404, nothing kept
     assert "蜀漢步兵" not in reader.get("/decks/saved/").content.decode()

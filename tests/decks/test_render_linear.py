@@ -71,7 +71,8 @@ def test_a_deck_page_never_renders_markdown(alice, monkeypatch) -> None:
     client = Client()
     client.force_login(alice)
     client.post(
-        f"/decks/{deck.pk}/build/", {"name": "x", "format": "standard", "description": "[" * 10_000, "public": "on"}
+        f"/decks/{deck.pk}/build/",
+        {"name": "x", "format": "standard", "description": "[" * 10_000, "visibility": "public"},
     )
     calls: list[str] = []
     monkeypatch.setattr(markup.cmarkgfm, "markdown_to_html", lambda *a, **k: calls.append("x") or "")

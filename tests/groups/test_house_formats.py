@@ -197,7 +197,7 @@ def test_an_edit_rechecks_the_kept_verdicts_and_a_deletion_moves_decks_to_standa
     assert answer.status_code == 200 and answer.json()["key"] == house.key
     deck.refresh_from_db()
     assert deck.is_legal is False  # 3 copies of each troop, now over the limit of 2
-    assert Deck.objects.filter(public=False, is_legal=False).count() == 1  # the other deck kept its own
+    assert Deck.objects.filter(visibility="private", is_legal=False).count() == 1  # the other deck kept its own
     with django_capture_on_commit_callbacks(execute=True):
         assert logged_in(alice).delete(url).status_code == 204
     deck.refresh_from_db()

@@ -91,6 +91,8 @@ ROUTES = [
     # comments: only on public decks (alice's is private: none, even for her); the staff's queue
     Route("post", "/decks/{deck}/comments/", 404, (302,), (404,), {"body": SECRET}),
     Route("get", "/moderation/", 404, (302,), (404,)),
+    # a new link for a deck: its owner's to make (alice's deck is private: a link reads nothing)
+    Route("post", "/decks/{deck}/link/", 302, (302,), (404,)),
     Route("post", "/decks/{deck}/history/1/restore/", 200, (302,), (404,)),
     Route("post", "/decks/{deck}/history/1/restore/", 302, (302,), (404,), {"confirm": "yes"}),
     Route("post", "/decks/{deck}/history/publish/", 302, (302,), (404,)),

@@ -61,7 +61,7 @@ values = st.one_of(st.sampled_from(HOSTILE), st.text(max_size=50), st.integers()
 FORMS: dict[str, list[str]] = {
     "/check/": ["list", "format"],
     "/decks/import/": ["text", "name", "format"],
-    "/decks/{deck}/build/": ["name", "format", "description", "public", "groups"],
+    "/decks/{deck}/build/": ["name", "format", "description", "visibility", "groups"],
     "/decks/{deck}/change/": ["action", "card", "count", "section"],
     "/decks/{deck}/paste/": ["text"],
     "/collection/cards/YXJQ-003/": ["action", "quantity", "foil_quantity", "next", "compact"],

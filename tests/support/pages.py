@@ -25,6 +25,7 @@ PUBLIC = [
     "/decks/",
     "/decks/{deck}/",
     "/decks/{deck}/history/",
+    "/d/{link}/",  # an unlisted deck, by its link (pages.talk makes it)
     "/decks/{deck}/sheet/",
     "/decks/{deck}/proxies/",
     "/decks/{deck}/odds/?card=YXJQ-003&k=2",
@@ -203,7 +204,7 @@ def play_group(owner: Any, deck: Any) -> dict[str, Any]:
 def talk(owner: Any, deck: Any) -> dict[str, Any]:
     """Comments on the owner's public deck: a reader's, with a card link, the owner's reply, a
     new account's comment with links waiting for approval, and a report; the owner is staff,
-    so the moderation queue has something in each part."""
+    so the moderation queue has something in each part. And an unlisted deck: {link}."""
     from datetime import timedelta
 
     from django.contrib.auth import get_user_model
@@ -222,4 +223,9 @@ def talk(owner: Any, deck: Any) -> dict[str, Any]:
     newcomer = people.create_user("newcomer", password="newcomer-password-1")
     comments.write(deck, newcomer, "便宜卡 https://a.example https://b.example https://c.example")
     comments.report(said, newcomer, "廣告？")
-    return {}
+    from tests.support.deck_helpers import make_deck
+
+    unlisted = make_deck(owner, name="秘密武器", general="WJ-002")
+    unlisted.visibility = "unlisted"
+    unlisted.save()
+    return {"link": unlisted.link_token}

@@ -181,6 +181,11 @@ def report() -> dict[str, dict[str, int]]:
         "GET /decks/<id>/ (n comments)",
         lambda n: _count(setups[n]["client"], "get", f"/decks/{setups[n]['deck'].pk}/"),
     )
+    for size in (10, 200):
+        Deck.objects.filter(pk=setups[size]["deck"].pk).update(visibility="unlisted", link_token=f"link{size}")
+    measure("GET /d/<token>/ (unlisted)", lambda n: _count(anonymous, "get", f"/d/link{n}/"))
+    for size in (10, 200):
+        Deck.objects.filter(pk=setups[size]["deck"].pk).update(visibility="public")
     measure(
         "GET /api/decks/<id>/comments/",
         lambda n: _count(setups[n]["client"], "get", f"/api/decks/{setups[n]['deck'].pk}/comments/"),
