@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy
 from catalog.cardlinks import render_with_card_links
 from decks.models import MAX_COMMENT, Deck, DeckComment
 from moderation import registry, rules
+from people.notices import notify
 from webutil import bounds
 from webutil.numbers import whole_number
 from webutil.urls import reverse_memo
@@ -34,12 +35,8 @@ State = DeckComment.State
 KIND = "deck-comment"
 
 
-class CommentError(ValueError):
+class CommentError(rules.Refused):
     """A comment the rules refuse; `status` is the HTTP answer."""
-
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 def _body(text: Any) -> str:
@@ -90,7 +87,18 @@ def write(deck: Deck, author: Any, text: Any, parent_id: Any = None, now: dateti
             deck=deck, author=author, parent=parent, body=body, body_html=html, state=state, created=now
         )
         _recount(deck.pk)
+    if state == State.SHOWN:
+        _tell(deck, author, parent)
     return comment
+
+
+def _tell(deck: Deck, author: Any, parent: DeckComment | None) -> None:
+    """The deck's owner hears of a comment; a comment's author, of a reply to it."""
+    url = f"{deck.get_absolute_url()}#comments"
+    if parent is not None and parent.author_id and parent.author_id != author.pk:
+        notify(parent.author_id, "reply", author, deck.name, url)
+    if parent is None or parent.author_id != deck.owner_id:
+        notify(deck.owner_id, "comment", author, deck.name, url)
 
 
 def _own(comment: DeckComment, user: Any) -> None:

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from decks.models import Deck, DeckBookmark, DeckLike
 from moderation import rules
+from people.notices import notify
 
 
 class LikeError(ValueError):
@@ -36,6 +37,7 @@ def like(deck: Deck, user: Any) -> int:
             Deck.objects.filter(pk=deck.pk).update(like_count=F("like_count") + 1, likes_week=F("likes_week") + 1)
     if made:
         transaction.on_commit(_schedule_recount)
+        notify(deck.owner_id, "like", user, deck.name, deck.get_absolute_url())
     return likes_of(deck)
 
 

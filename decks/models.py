@@ -139,6 +139,8 @@ class Deck(models.Model):
     visibility = models.CharField(max_length=10, choices=Visibility.choices, default=Visibility.PRIVATE)
     # The unlisted deck's link (/d/<token>/); its owner may replace it (decks.services.new_link).
     link_token = models.CharField(max_length=32, unique=True, null=True, blank=True, editable=False)
+    # Its owner's followers were told when it first became public (decks.services.save_deck).
+    announced = models.BooleanField(default=False, editable=False)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
     # The verdict at the last save, kept for the public list's "legal only" filter.

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from django.db import transaction
@@ -14,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from catalog import cache_version
+from catalog.cardlinks import render_with_card_links
 from catalog.lookup import catalog_index
 from collection.models import Allocation
 from collection.services import fill_allocation
@@ -38,7 +40,6 @@ from groups import formats
 from groups.models import Group
 from rules_check import DEFAULT_FORMAT, Format, export, formats_stamp
 from webutil.locks import database_lock
-from webutil.markup import render_markdown
 
 # Builder clicks within this time of the last version update it instead of making a new one.
 AUTOSAVE_WINDOW = timedelta(minutes=10)
@@ -115,10 +116,15 @@ def save_deck(deck: Deck, data: DeckData, *, note: str = "", autosave: bool = Fa
         deck.format = data.format
         deck.general_id = index.pk_by_code[data.general] if data.general else None
         if deck.description != data.description or (data.description and not deck.description_html):
-            deck.description_html = render_markdown(data.description)
+            deck.description_html = render_with_card_links(data.description)
         deck.description = data.description
         deck.is_legal = verdict.legal
         deck.main_count = verdict.main_deck_count
+        if deck.public and not deck.announced:
+            # First public: the owner's followers hear of it, once, after the commit (a task:
+            # a builder may have thousands).
+            deck.announced = True
+            transaction.on_commit(partial(_announce, deck))
         deck.save()
         deck.entries.all().delete()
         DeckEntry.objects.bulk_create(
@@ -176,6 +182,12 @@ def keep_current_version(deck: Deck, note: str = "") -> None:
 def publish_history(deck: Deck) -> int:
     """The owner shows others every earlier version too; returns how many were private."""
     return deck.versions.filter(public=False).update(public=True)
+
+
+def _announce(deck: Deck) -> None:
+    from decks.tasks import tell_followers  # here: decks.tasks imports this module
+
+    tell_followers.enqueue(deck.pk)
 
 
 def _locked(deck: Deck) -> Deck:

@@ -43,3 +43,24 @@ def schedule_week_recount(when: datetime | None = None) -> None:
         return
     run_after = when if when is not None else timezone.now() + RECOUNT_EVERY
     recount_week_likes.using(run_after=run_after).enqueue()
+
+
+@task()
+def tell_followers(deck_id: int) -> int:
+    """A deck became public for the first time: each of its owner's followers is told (once,
+    however often it goes private and public again). Returns how many were told."""
+    from decks.models import Deck
+    from people.models import Notification
+    from people.notices import notify
+    from people.profiles import followers_of
+
+    deck = Deck.objects.select_related("owner").filter(pk=deck_id).first()
+    if deck is None or not deck.public:
+        return 0
+    url = deck.get_absolute_url()
+    told = set(Notification.objects.filter(kind="new_deck", url=url).values_list("recipient_id", flat=True))
+    count = 0
+    for follower in followers_of(deck.owner_id):
+        if follower not in told and notify(follower, "new_deck", deck.owner, deck.name, url):
+            count += 1
+    return count

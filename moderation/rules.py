@@ -28,10 +28,11 @@ NEW_ACCOUNT = timedelta(days=1)
 _LINK = re.compile(r"https?://|www\.|\]\(|<a\s", re.IGNORECASE)
 
 
-class Refused(Exception):
-    """Writing the rules refuse: `status` is the HTTP answer (403 banned, 429 too often)."""
+class Refused(ValueError):
+    """Writing the rules refuse: `status` is the HTTP answer (400, 403 banned, 404, 429 too
+    often). The apps' own errors of writing for others are kinds of it."""
 
-    def __init__(self, message: str, status: int) -> None:
+    def __init__(self, message: str, status: int = 400) -> None:
         super().__init__(message)
         self.status = status
 

@@ -3,6 +3,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerView
 
+from accounts import api_urls as accounts_api_urls
 from catalog import api_urls as catalog_api_urls
 from catalog import views as catalog_views
 from collection import api_urls as collection_api_urls
@@ -20,6 +21,7 @@ api_patterns = [
     *collection_api_urls.urlpatterns,
     *events_api_urls.urlpatterns,
     *groups_api_urls.urlpatterns,
+    *accounts_api_urls.urlpatterns,
     path("schema/", zongheng_views.SchemaView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
@@ -33,7 +35,7 @@ api_patterns = [
 #   /contributions/ /review/ /cards/<code>/propose/   contributions
 #   /events/ /e/              events
 #   /groups/                  groups: play groups, their shared decks and league (views, api)
-#   /accounts/                accounts
+#   /accounts/ /u/ /notifications/   accounts: the account, profiles, follows, the bell
 #   /comments/                decks: comments on public decks (views/comments, api/comments)
 #   /moderation/              moderation: staff's queue of reports and writing to approve
 #   /api/                     each app's API, listed above

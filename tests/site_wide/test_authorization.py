@@ -93,6 +93,12 @@ ROUTES = [
     Route("get", "/moderation/", 404, (302,), (404,)),
     # a new link for a deck: its owner's to make (alice's deck is private: a link reads nothing)
     Route("post", "/decks/{deck}/link/", 302, (302,), (404,)),
+    # the profile's settings and the bell: each reader's own
+    Route("get", "/accounts/profile/", 200, (302,), (200,)),
+    Route("get", "/notifications/", 200, (302,), (200,)),
+    Route("post", "/notifications/read/", 302, (302,), (302,)),
+    Route("get", "/api/notifications/", 200, (401,), (200,)),
+    Route("post", "/api/notifications/read/", 200, (401,), (200,)),
     Route("post", "/decks/{deck}/history/1/restore/", 200, (302,), (404,)),
     Route("post", "/decks/{deck}/history/1/restore/", 302, (302,), (404,), {"confirm": "yes"}),
     Route("post", "/decks/{deck}/history/publish/", 302, (302,), (404,)),

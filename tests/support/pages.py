@@ -26,6 +26,7 @@ PUBLIC = [
     "/decks/{deck}/",
     "/decks/{deck}/history/",
     "/d/{link}/",  # an unlisted deck, by its link (pages.talk makes it)
+    "/u/{username}/",  # the owner's profile, with a follower
     "/decks/{deck}/sheet/",
     "/decks/{deck}/proxies/",
     "/decks/{deck}/odds/?card=YXJQ-003&k=2",
@@ -62,6 +63,8 @@ PRIVATE = [
     "/decks/saved/",
     "/decks/{deck}/?comments=1",  # its comments, with what its owner may do to each
     "/moderation/",  # the owner is staff too (pages.talk)
+    "/notifications/",  # a comment, a reply and a like of the owner's deck
+    "/accounts/profile/",
     "/decks/shopping/?deck={deck}&wishlist=1",
     "/decks/archive/",
     "/decks/{deck}/build/",
@@ -204,7 +207,8 @@ def play_group(owner: Any, deck: Any) -> dict[str, Any]:
 def talk(owner: Any, deck: Any) -> dict[str, Any]:
     """Comments on the owner's public deck: a reader's, with a card link, the owner's reply, a
     new account's comment with links waiting for approval, and a report; the owner is staff,
-    so the moderation queue has something in each part. And an unlisted deck: {link}."""
+    so the moderation queue has something in each part. And an unlisted deck ({link}), a like, a
+    follower and a profile ({username})."""
     from datetime import timedelta
 
     from django.contrib.auth import get_user_model
@@ -228,4 +232,10 @@ def talk(owner: Any, deck: Any) -> dict[str, Any]:
     unlisted = make_deck(owner, name="秘密武器", general="WJ-002")
     unlisted.visibility = "unlisted"
     unlisted.save()
-    return {"link": unlisted.link_token}
+    from decks import likes
+    from people import profiles
+
+    likes.like(deck, reader)
+    profiles.follow(reader, owner)
+    profiles.update(owner, {"display_name": "蜀漢老玩家", "bio": "只玩步兵。\n週五晚上在台北。"})
+    return {"link": unlisted.link_token, "username": owner.username}

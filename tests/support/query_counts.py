@@ -31,6 +31,7 @@ from events.models import Event, PaperList, Submission
 from groups.models import MAX_FORMATS, Group, HouseFormat, Membership
 from groups.services import create_group
 from league.models import Game
+from people.models import Notification
 
 
 def _count(client: Client, method: str, url: str, data: Any = None) -> int:
@@ -190,6 +191,18 @@ def report() -> dict[str, dict[str, int]]:
         "GET /api/decks/<id>/comments/",
         lambda n: _count(setups[n]["client"], "get", f"/api/decks/{setups[n]['deck'].pk}/comments/"),
     )
+    # A builder's profile with n public decks, and n notifications in the bell.
+    for size in (10, 200):
+        user = setups[size]["user"]
+        Notification.objects.bulk_create(
+            [Notification(recipient=user, kind="like", subject=f"deck{i}", url=f"/decks/{i}/") for i in range(size)]
+        )
+    measure("GET /u/<username>/", lambda n: _count(anonymous, "get", f"/u/{setups[n]['user'].username}/"))
+    measure(
+        "GET /api/users/<username>/", lambda n: _count(anonymous, "get", f"/api/users/{setups[n]['user'].username}/")
+    )
+    measure("GET /notifications/", lambda n: _count(setups[n]["client"], "get", "/notifications/"))
+    measure("GET /api/notifications/", lambda n: _count(setups[n]["client"], "get", "/api/notifications/"))
     # Decks found by their cards: two required (one with a count), one left out, and the query.
     by_cards = "card=新兵&card=YXJQ-004:2&without=火攻&q=" + quote("has:xinbing -has:酒 updated>2020-01-01")
     measure("GET /decks/?card=&without=&q=", lambda n: _count(anonymous, "get", f"/decks/?per_page={n}&{by_cards}"))
