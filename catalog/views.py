@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
@@ -24,9 +25,9 @@ from webutil.querystring import tidy_get
 from webutil.requests import HtmxHttpRequest
 
 
-def home(request: HtmxHttpRequest) -> HttpResponse:
-    sets = CardSet.objects.all()
-    return render(request, "catalog/home.html", {"sets": sets, "card_count": Card.objects.count()})
+def home_context() -> dict[str, Any]:
+    """The catalogue's part of the home page (decks.views.home adds the decks')."""
+    return {"sets": CardSet.objects.all(), "card_count": Card.objects.count()}
 
 
 def _card_view(request: HtmxHttpRequest) -> str:

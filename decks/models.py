@@ -389,6 +389,23 @@ class DeckComment(models.Model):
         return self.state == self.State.SHOWN and not self.hidden_by_owner
 
 
+class FeaturedDeck(models.Model):
+    """A public deck staff picked as a deck of the week (`week`: its Monday); the home page
+    shows this week's (decks.featured)."""
+
+    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="+")
+    week = models.DateField()
+    picked_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["deck", "week"], name="featured_once_a_week")]
+        indexes = [models.Index(fields=["week", "-at"], name="featured_of_the_week")]
+
+    def __str__(self) -> str:
+        return f"{self.deck_id} featured in the week of {self.week}"
+
+
 # What made a version, stored as a code and shown in the reader's language (a note stored as
 # words would show in the language of whoever saved it).
 VERSION_NOTES: dict[str, Any] = {

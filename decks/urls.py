@@ -1,6 +1,6 @@
 from django.urls import path
 
-from decks.views import analysis, builder, comments, likes, outputs, shopping
+from decks.views import analysis, builder, comments, home, likes, outputs, shopping
 from decks.views import checker as check_views
 from decks.views import decks as deck_views
 
@@ -28,6 +28,7 @@ urlpatterns = [
     path("decks/<int:deck_id>/like/", likes.like, name="like"),
     path("decks/<int:deck_id>/bookmark/", likes.bookmark, name="bookmark"),
     path("decks/<int:deck_id>/link/", deck_views.new_link, name="new-link"),
+    path("decks/<int:deck_id>/feature/", home.feature, name="feature"),
     path("d/<str:token>/", deck_views.linked, name="linked"),
     path("decks/<int:deck_id>/comments/", comments.write, name="comment"),
     path("comments/<int:comment_id>/edit/", comments.edit, name="comment-edit"),

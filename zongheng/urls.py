@@ -5,10 +5,10 @@ from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerView
 
 from accounts import api_urls as accounts_api_urls
 from catalog import api_urls as catalog_api_urls
-from catalog import views as catalog_views
 from collection import api_urls as collection_api_urls
 from contributions import api_urls as contributions_api_urls
 from decks import api_urls as decks_api_urls
+from decks.views import home as deck_home
 from events import api_urls as events_api_urls
 from groups import api_urls as groups_api_urls
 from zongheng import views as zongheng_views
@@ -41,7 +41,7 @@ api_patterns = [
 #   /api/                     each app's API, listed above
 #   /media/ /ping/ /healthz /readyz /metrics   zongheng
 urlpatterns = [
-    path("", catalog_views.home, name="home"),
+    path("", deck_home.home, name="home"),
     path("ping/", zongheng_views.ping, name="ping"),
     path("healthz", zongheng_views.healthz, name="healthz"),
     path("readyz", zongheng_views.readyz, name="readyz"),

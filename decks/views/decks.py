@@ -18,7 +18,7 @@ from catalog.lookup import catalog_index
 from catalog.models import Card
 from catalog.textkeys import to_simplified
 from catalog.vocab import Faction
-from decks import deckcode, intake, search, services
+from decks import deckcode, featured, intake, search, services
 from decks.batch import DECK_LIST
 from decks.data import DeckData
 from decks.filters import NarrowSorted
@@ -119,6 +119,8 @@ def detail_context(request: HtmxHttpRequest, deck_id: int) -> dict[str, Any]:
 def detail(request: HtmxHttpRequest, deck_id: int) -> HttpResponse:
     context = detail_context(request, deck_id)
     context.update(comments_context(request, context["deck"]))
+    if request.user.is_authenticated and request.user.is_staff:
+        context["featured"] = featured.is_featured(context["deck"])
     return render(request, "decks/detail.html", context)
 
 

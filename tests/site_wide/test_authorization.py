@@ -93,6 +93,7 @@ ROUTES = [
     Route("get", "/moderation/", 404, (302,), (404,)),
     # a new link for a deck: its owner's to make (alice's deck is private: a link reads nothing)
     Route("post", "/decks/{deck}/link/", 302, (302,), (404,)),
+    Route("post", "/decks/{deck}/feature/", 404, (302,), (404,)),  # staff only
     # the profile's settings and the bell: each reader's own
     Route("get", "/accounts/profile/", 200, (302,), (200,)),
     Route("get", "/notifications/", 200, (302,), (200,)),

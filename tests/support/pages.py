@@ -232,9 +232,10 @@ def talk(owner: Any, deck: Any) -> dict[str, Any]:
     unlisted = make_deck(owner, name="秘密武器", general="WJ-002")
     unlisted.visibility = "unlisted"
     unlisted.save()
-    from decks import likes
+    from decks import featured, likes
     from people import profiles
 
+    featured.feature(deck, owner, True)
     likes.like(deck, reader)
     profiles.follow(reader, owner)
     profiles.update(owner, {"display_name": "蜀漢老玩家", "bio": "只玩步兵。\n週五晚上在台北。"})

@@ -191,6 +191,7 @@ def report() -> dict[str, dict[str, int]]:
         "GET /api/decks/<id>/comments/",
         lambda n: _count(setups[n]["client"], "get", f"/api/decks/{setups[n]['deck'].pk}/comments/"),
     )
+    measure("GET / (the home page's decks)", lambda n: _count(anonymous, "get", "/"))
     # A builder's profile with n public decks, and n notifications in the bell.
     for size in (10, 200):
         user = setups[size]["user"]
