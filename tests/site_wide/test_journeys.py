@@ -1,6 +1,7 @@
-"""The five journeys of the walk that found #49's faults, in Chromium at a 360 px phone and a
-1280 px desktop: a collector, a deck builder, an organiser running a 16-player event with a top
-cut, a player on the event's link, and a play group. Each step asserts the state the action
+"""The journeys of the walk that found #49's faults, in Chromium at a 360 px phone and a 1280 px
+desktop: a collector, a deck builder, an organiser running a 16-player event with a top cut, a
+player on the event's link, a play group; and #51's reader, who finds decks by their cards,
+likes one, comments and hears of the reply. Each step asserts the state the action
 left (and that a refused one kept what was typed); after each, the page is checked as the
 layout harness checks every page (tests/support/journey.py): no sideways scroll, no wrapped
 short name, every target big enough to tap, no axe violation, no console error.
@@ -352,7 +353,75 @@ def group(walk: Walk) -> None:
     assert max(rights) <= walk.px
 
 
-JOURNEYS = {"collector": collector, "builder": builder, "organiser": organiser, "player": player, "group": group}
+def reader(walk: Walk) -> None:
+    """#51's walk: search the public decks that play 新兵 and not 火攻, like one, comment on it,
+    and hear of the author's reply in the bell."""
+    from django.test import Client
+
+    from decks import comments
+    from decks.models import Deck, DeckComment
+    from tests.support.deck_helpers import LEGAL_MAIN, make_deck
+
+    author = _user(f"author-{walk.width}")
+    reader_user = _user(f"reader-{walk.width}")
+    get_user_model().objects.filter(pk__in=[author.pk, reader_user.pk]).update(
+        date_joined=timezone.now() - timedelta(days=30)
+    )
+    plain = make_deck(author, name="蜀漢步兵", public=True)  # 新兵 ×3, no 火攻
+    fire = dict(LEGAL_MAIN, **{"YXJQ-010": 3})  # 火攻 ×3 too
+    make_deck(author, name="火攻流", public=True, general="WJ-002", main=fire)
+    walk.log_in(reader_user.username, PASSWORD)
+    walk.go("/decks/")
+    walk.page.locator('input[name="card"]').first.fill("新兵")
+    walk.page.locator('input[name="without"]').first.fill("火攻")
+    with walk.page.expect_navigation():
+        walk.page.locator("form.filters button").last.click()
+    walk.step("searched by cards")
+    rows = walk.page.locator("table.cards tbody tr")
+    expect(rows).to_have_count(1)
+    expect(rows.first).to_contain_text("蜀漢步兵")
+    assert "card=%E6%96%B0%E5%85%B5" in walk.page.url and "without=" in walk.page.url  # a link to share
+    with walk.page.expect_navigation():
+        rows.first.locator("a").first.click()
+    walk.step("the deck")
+    # Like it: htmx puts the likes back in place, the page stays.
+    walk.marker()
+    walk.page.locator('#deck-marks button[name="action"][value="like"]').click()
+    expect(walk.page.locator('#deck-marks button[value="unlike"]')).to_be_visible()
+    assert walk.same_page() and Deck.objects.get(pk=plain.pk).like_count == 1
+    walk.step("liked")
+    # Comment, with a card link: the comment comes back in place, linked.
+    walk.page.fill("#comment-body", "三張 [[新兵]] 剛好，[[xinbing]] 前期很穩。")
+    walk.page.locator("form.comment-form button").click()
+    mine = walk.page.locator("article.comment").first
+    expect(mine).to_contain_text("剛好")
+    expect(mine.locator('a.card-link[href="/cards/YXJQ-003/"]').first).to_be_visible()
+    assert walk.same_page()
+    walk.step("commented")
+    said = DeckComment.objects.get(author=reader_user)
+    # The author replies; the reader's bell counts it, and the notification leads back.
+    comments.write(Deck.objects.get(pk=plain.pk), author, "謝謝！火攻我試過，太慢。", said.pk)
+    walk.go("/decks/")
+    expect(walk.page.locator(".bell .badge").first).to_be_attached()
+    walk.go("/notifications/")
+    told = walk.page.locator("ol.notifications li.unread a").first
+    expect(told).to_contain_text(author.username)
+    with walk.page.expect_navigation():
+        told.click()
+    expect(walk.page.locator("ol.replies")).to_contain_text("太慢")
+    walk.step("the reply, from the bell")
+    visitor = Client()
+    assert "太慢" in visitor.get(f"/decks/{plain.pk}/").content.decode()  # everyone reads the thread
+
+
+JOURNEYS = {
+    "collector": collector,
+    "builder": builder,
+    "organiser": organiser,
+    "player": player,
+    "group": group,
+    "reader": reader,
+}
 
 
 @pytest.mark.parametrize(("journey", "width", "language"), walks(list(JOURNEYS)))
