@@ -5,9 +5,11 @@
 A throw-away PostgreSQL database (BENCH_SCALE_URL, by default zongheng_bench_scale on
 127.0.0.1) is migrated and loaded with the real catalogue. Then, written with COPY:
 
-- the small size: 100 users, 1,000 decks, 20,000 collection rows, 10 events of 50 lists;
+- the small size: 100 users, 1,000 decks, 20,000 collection rows, 10 events of 50 lists, 10,000
+  likes and 2,000 comments;
 - the full size, added to it: 10,000 users, 100,000 decks (a third public, 40–60 cards each, every
-  fourth with a second version), 2,000,000 collection rows, 1,000 events of 50 lists.
+  fourth with a second version), 2,000,000 collection rows, 1,000 events of 50 lists, 1,000,000
+  likes (of the last two weeks) and 200,000 comments (200 of them on one public deck).
 
 Decks are drawn from 500 random lists whose verdicts, requirement bits and snapshots come from
 the site's own code (decks.legality, decks.needs), so every stored field is what a save writes.
@@ -69,10 +71,19 @@ class Size:
     users: int
     decks: int
     events: int
+    likes: int = 0
+    comments: int = 0
 
 
-SMALL = Size(users=100, decks=1_000, events=10)
-FULL = Size(users=10_000, decks=100_000, events=1_000)
+SMALL = Size(users=100, decks=1_000, events=10, likes=10_000, comments=2_000)
+FULL = Size(users=10_000, decks=100_000, events=1_000, likes=1_000_000, comments=200_000)
+# The public deck whose page shows 200 comments (deck 1, public: every third deck from the first).
+TALKED_DECK = 1
+TALKED_COMMENTS = 200
+# #51's goals: in-process p99 under 50 ms; through gunicorn at most 1.5x the p99 of the deck
+# page and of the API's public list in the same run.
+SOCIAL_GOAL_IN_PROCESS_MS = 50.0
+SOCIAL_GOAL_RATIO = 1.5
 
 
 @dataclass(frozen=True)
@@ -331,17 +342,116 @@ def generate(previous: Size, size: Size, lists: list[Template], rng: random.Rand
                 for k in range(LISTS_PER_EVENT)
             ),
         )
+        counts |= social_rows(previous, size)
         with connection.cursor() as cursor:
             for sql in connection.ops.sequence_reset_sql(
                 no_style(), [users, Deck, DeckEntry, DeckName, DeckVersion, CollectionEntry, Event, Submission, Player]
             ):
                 cursor.execute(sql)
+    stored_counts()
     # VACUUM as well as ANALYZE: a live database's autovacuum has long done so, while here it would
     # start on the millions of new rows during the measure and share the cores with it; and the
     # visibility map it writes lets index-only scans skip the table.
     with connection.cursor() as cursor:
         cursor.execute("VACUUM ANALYZE")
     return counts
+
+
+def social_rows(previous: Size, size: Size) -> dict[str, int]:
+    """Likes and comments from `previous` up to `size`, on the public decks: each public deck's
+    likes from distinct users (7919 is prime: k * 7919 differs for each k modulo the user count),
+    in the last two weeks; the first 200 comments on TALKED_DECK."""
+    from decks.models import DeckComment, DeckLike
+
+    public = [i + 1 for i in range(0, size.decks, 3)]
+    now = datetime.now(UTC)
+
+    def like_rows() -> Iterator[dict[str, Any]]:
+        for n in range(previous.likes, size.likes):
+            deck, k = public[n % len(public)], n // len(public)
+            yield {
+                "deck_id": deck,
+                # The users this size adds: a deck's likes of an earlier size came from others.
+                "user_id": previous.users + (deck + k * 7919) % (size.users - previous.users) + 1,
+                "at": now - timedelta(minutes=(n * 37) % (14 * 24 * 60)),
+            }
+
+    def comment_rows() -> Iterator[dict[str, Any]]:
+        for n in range(previous.comments, size.comments):
+            deck = TALKED_DECK if n < TALKED_COMMENTS else public[(n * 7) % len(public)]
+            yield {
+                "deck_id": deck,
+                "author_id": (n * 13) % size.users + 1,
+                "body": f"第 {n} 則留言：新兵三張剛好。",
+                "body_html": f"<p>第 {n} 則留言：新兵三張剛好。</p>",
+                "state": "shown",
+                "hidden_by_owner": False,
+                "created": now - timedelta(minutes=n % 20_000),
+            }
+
+    return {"likes": copy_rows(DeckLike, like_rows()), "comments": copy_rows(DeckComment, comment_rows())}
+
+
+def stored_counts() -> None:
+    """Each deck's likes, this week's score and its comments, as the site keeps them."""
+    from django.db import connection
+
+    from decks.likes import recount_week
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE decks_deck SET like_count = s.n FROM (SELECT deck_id, count(*) AS n FROM decks_decklike "
+            "GROUP BY deck_id) s WHERE decks_deck.id = s.deck_id"
+        )
+        cursor.execute(
+            "UPDATE decks_deck SET comment_count = s.n FROM (SELECT deck_id, count(*) AS n FROM decks_deckcomment "
+            "WHERE state = 'shown' AND NOT hidden_by_owner GROUP BY deck_id) s WHERE decks_deck.id = s.deck_id"
+        )
+    recount_week()
+
+
+def in_process(points: list[Endpoint], total: int) -> dict[str, dict[str, float]]:
+    """Each endpoint `total` times through Django's test client in this process (no server, no
+    network): p50 and p99 in ms."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    out = {}
+    for point in points:
+        client = Client()
+        if point.as_user:
+            client.force_login(get_user_model().objects.get(pk=point.as_user))
+        times = []
+        for _ in range(total):
+            started = time.perf_counter()
+            answer = client.get(point.path)
+            times.append((time.perf_counter() - started) * 1000)
+            assert answer.status_code == 200, (point.name, answer.status_code)
+        times.sort()
+        out[point.name] = {
+            "p50_ms": round(times[len(times) // 2], 1),
+            "p99_ms": round(times[min(len(times) - 1, int(len(times) * 0.99))], 1),
+        }
+    return out
+
+
+SOCIAL = ("sort=-likes", "200 comments", "GET / (home page)")
+
+
+def social_verdict(full: dict[str, dict[str, float]], inside: dict[str, dict[str, float]]) -> dict[str, Any]:
+    """#51's goals, judged on the full size: in-process p99, and the ratio to the deck page's and
+    the public list's p99 in the same run."""
+    base = max(full["GET /decks/<id>/ (public)"]["p99_ms"], full["GET /api/decks/?public=1"]["p99_ms"])
+    ratios = {name: round(r["p99_ms"] / base, 2) for name, r in full.items() if any(s in name for s in SOCIAL)}
+    slow = {name: r["p99_ms"] for name, r in inside.items() if r["p99_ms"] >= SOCIAL_GOAL_IN_PROCESS_MS}
+    over = {name: ratio for name, ratio in ratios.items() if ratio > SOCIAL_GOAL_RATIO}
+    return {
+        "base_p99_ms": base,
+        "ratio_to_base": ratios,
+        "in_process_p99_over_goal": slow,
+        "ratio_over_goal": over,
+        "met": not slow and not over,
+    }
 
 
 def session_cookie(user_pk: int) -> str:
@@ -429,6 +539,14 @@ def endpoints(port: int) -> list[Endpoint]:
         # The search by cards: three cards one public deck plays, one it does not (#51).
         Endpoint("GET /decks/?card=…×3&without=…", "GET", f"/decks/?{by_cards}"),
         Endpoint("GET /api/decks/?public=1&card=…×3&without=…", "GET", f"/api/decks/?public=1&{by_cards}"),
+        Endpoint("GET /decks/?card=…×3&without=…&sort=-likes", "GET", f"/decks/?{by_cards}&sort=-likes"),
+        Endpoint(
+            "GET /api/decks/?public=1&card=…×3&without=…&sort=-likes",
+            "GET",
+            f"/api/decks/?public=1&{by_cards}&sort=-likes",
+        ),
+        Endpoint("GET /decks/<id>/ (public, 200 comments)", "GET", f"/decks/{TALKED_DECK}/"),
+        Endpoint("GET / (home page)", "GET", "/"),
         Endpoint("GET /api/decks/?public=1 (page 6, by cursor)", "GET", path),
         Endpoint("GET /decks/<id>/ (public)", "GET", f"/decks/{public_deck}/"),
         Endpoint("GET /decks/<id>/build/ (builder)", "GET", f"/decks/{own_deck}/build/", as_user=READER),
@@ -572,7 +690,10 @@ def main() -> None:
             measured[label] = measure(points, port, args.requests)
             if label == "full":
                 report["slowest_query_per_endpoint"] = slowest_queries(points)
+                social = [point for point in points if any(s in point.name for s in SOCIAL)]
+                report["full_in_process"] = in_process(social, 300)
         report[label] = measured[label]
+    report["social_verdict"] = social_verdict(measured["full"], report["full_in_process"])
     report["verdict"] = verdict(measured["small"], measured["full"], points)
     print(json.dumps(report, ensure_ascii=False, indent=2))
 
