@@ -81,7 +81,7 @@ def _like_gone(sender: Any, instance: Any, **kwargs: Any) -> None:
     """A like gone: taken back, or with its account (a cascade no service sees row by row)."""
     from decks.likes import forget_like
 
-    forget_like(instance.deck_id)
+    forget_like(instance.deck_id, instance.at)
 
 
 def _author_gone(sender: Any, instance: Any, **kwargs: Any) -> None:

@@ -49,13 +49,14 @@ def unlike(deck: Deck, user: Any) -> int:
     return likes_of(deck)
 
 
-def forget_like(deck_id: int) -> None:
+def forget_like(deck_id: int, at: datetime) -> None:
     """A like gone (taken back, or with its account): one fewer on the deck, never below 0, and
-    the deck's score of the week counted again without it."""
-    now = timezone.now()
-    ages = DeckLike.objects.filter(deck_id=deck_id, at__gte=now - WEEK).values_list("at", flat=True)
-    score = sum(week_score(at, now) for at in ages)
-    Deck.objects.filter(pk=deck_id).update(like_count=Greatest(F("like_count") - 1, 0), likes_week=score)
+    its weight of now taken from the week's score. One UPDATE a like, whatever the deck's likes:
+    an account with thousands of likes goes in as many small writes, not a recount each."""
+    weight = week_score(at, timezone.now())
+    Deck.objects.filter(pk=deck_id).update(
+        like_count=Greatest(F("like_count") - 1, 0), likes_week=Greatest(F("likes_week") - weight, 0.0)
+    )
 
 
 # "Most liked this week": the likes of the last 7 days, each weighing 2^(-days/3) by its age.

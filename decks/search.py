@@ -98,11 +98,9 @@ def cards_condition(required: Iterable[str], excluded: Iterable[str]) -> Q:
     """Decks that play every required card (`card=` values) and none of the excluded ones
     (`without=`). Raises SearchError naming the first card that cannot be read."""
     required, excluded = [r for r in required if r.strip()], [e for e in excluded if e.strip()]
-    if len(required) + len(excluded) > int(SEARCH_CARDS):
-        raise SearchError(
-            _("A search may name at most %(max)d cards; this one names %(n)d.")
-            % {"max": int(SEARCH_CARDS), "n": len(required) + len(excluded)}
-        )
+    too_many = _too_many(len(required) + len(excluded))
+    if too_many:
+        raise SearchError(too_many)
     condition = Q()
     for text in required:
         condition &= plays(*wanted(text))
@@ -120,11 +118,19 @@ def parse(query: str) -> Node | None:
     return node
 
 
+def _too_many(named: int) -> str:
+    """Why a search naming this many cards is refused ("" when it is not): the page's fields and
+    the query language count against the one bound."""
+    if named <= int(SEARCH_CARDS):
+        return ""
+    return _("A search may name at most %(max)d cards; this one names %(n)d.") % {"max": int(SEARCH_CARDS), "n": named}
+
+
 def _count_cards(node: Node) -> None:
     named = [n for n in _leaves(node) if n.token is not None and n.token.key is not None and n.token.key.name == "has"]
-    if len(named) > int(SEARCH_CARDS):
-        message = _("A search may name at most %(max)d cards; this one names %(n)d.")
-        raise QueryError(message % {"max": int(SEARCH_CARDS), "n": len(named)}, named[int(SEARCH_CARDS)].token.position)  # type: ignore[union-attr]
+    too_many = _too_many(len(named))
+    if too_many:
+        raise QueryError(too_many, named[int(SEARCH_CARDS)].token.position)  # type: ignore[union-attr]
 
 
 def _leaves(node: Node) -> list[Node]:
