@@ -88,10 +88,20 @@ FORMS: dict[str, list[str]] = {
     "/groups/{group}/games/{game}/delete/": ["confirm"],
     "/groups/{group}/formats/new/": ["name", "min_cards", "max_cards", "copy_limit", "banned", "copy_limits", "sets"],
     "/groups/{group}/formats/{format}/": ["name", "min_cards", "max_cards", "copy_limit", "copy_limits", "sets"],
+    # what people write for others, and the settings of what they are told
+    "/decks/{shown}/comments/": ["body", "parent"],
+    "/comments/{comment}/edit/": ["body"],
+    "/comments/{comment}/report/": ["reason"],
+    "/comments/{comment}/hide/": ["action"],
+    "/accounts/profile/": ["display_name", "bio", "hidden", "show_events", "in_site", "emailed"],
+    "/u/bob/follow/": ["action"],
+    "/u/bob/report/": ["reason"],
+    "/moderation/deck-comment/{comment}/": ["action", "reason"],
 }
 QUERIES: dict[str, list[str]] = {
     "/cards/": ["q", "set", "kind", "cost_min", "sort", "page", "per_page"],
-    "/decks/": ["general", "faction", "format", "legal", "sort", "page", "per_page"],
+    "/decks/": ["general", "faction", "format", "legal", "sort", "page", "per_page", "card", "without", "q"],
+    "/decks/{shown}/": ["comments"],
     "/collection/": ["q", "kind", "page", "per_page"],
     "/decks/compare/": ["a", "b", "a_link", "b_link"],
     "/decks/{deck}/history/": ["a", "b"],
@@ -122,7 +132,19 @@ def places(alice, bob):
     group = make_group(alice, bob)
     game = services.log_game(group, alice, (services.Side("alice"), services.Side("bob")), "bob")
     house = create_format(group, alice, {"name": "家規", "min_cards": 40, "max_cards": 60, "copy_limit": 3})
+    # A public deck of alice's with bob's comment: alice is its owner and staff, so every form of
+    # the comments and the moderation queue answers her.
+    shown = make_deck(alice, name="公開", public=True)
+    from decks import comments
+
+    comment = comments.write(shown, bob, "bob 的留言")
+    type(alice).objects.filter(pk=alice.pk).update(is_staff=True)
+    from people.profiles import update
+
+    update(bob, {"display_name": "Bob", "bio": "寫了點東西"})
     return {
+        "shown": shown.pk,
+        "comment": comment.pk,
         "format": house.pk,
         "deck": deck.pk,
         "event": event.pk,

@@ -283,6 +283,17 @@ def test_feeds_send_user_text_as_text(alice, charlie) -> None:
             assert "&lt;script&gt;" in html
 
 
+def test_a_builders_feed_sends_deck_names_and_descriptions_as_text(alice) -> None:
+    make_deck(alice, name=PAYLOAD, public=True, description=f"**{PAYLOAD}**")
+    response = Client().get("/u/alice/feed/")
+    root = ET.fromstring(response.content)
+    atom = "{http://www.w3.org/2005/Atom}"
+    texts = [e.text or "" for tag in ("title", "summary") for e in root.iter(atom + tag)]
+    assert any("&lt;script&gt;" in t or "<script>" in t for t in texts)  # the name, as text in XML
+    summaries = [e.text or "" for e in root.iter(atom + "summary")]
+    assert summaries and all("<script" not in s and "onerror" not in s for s in summaries)  # sanitised HTML
+
+
 # --- a kill between the commit and the files ----------------------------------------------------
 
 

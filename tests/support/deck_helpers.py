@@ -20,8 +20,10 @@ def make_deck(
     public: bool = False,
     fmt: str = "standard",
     reinforcements: dict[str, int] | None = None,
+    description: str = "",
 ) -> Deck:
     deck = Deck(owner=owner, public=public)
     return save_deck(
-        deck, DeckData(name, fmt, general, dict(LEGAL_MAIN if main is None else main), reinforcements or {})
+        deck,
+        DeckData(name, fmt, general, dict(LEGAL_MAIN if main is None else main), reinforcements or {}, description),
     )
