@@ -396,11 +396,17 @@ class DeckListView(APIView):
     def get(self, request: Request) -> Response:
         paginator = StrictCursorPagination()
         queryset, paginator.ordering = self._filtered(request)
-        # Narrow rows to sort (no rendered description, no bits): the sort then stays in memory.
-        narrow = queryset.defer("description_html", "needs").select_related("owner").prefetch_related("tags")
+        # The page found on the narrowest rows (the columns its sort and cursor read), then those
+        # decks whole, as the page's list does (decks.filters.NarrowSorted): PostgreSQL filters
+        # and sorts keys, and never joins whole deck rows it will not show.
+        stored = {field.name for field in Deck._meta.concrete_fields}
+        keys = [key.lstrip("-") for key in paginator.ordering if key.lstrip("-") in stored]
+        found = paginator.paginate_queryset(queryset.only(*keys or ["id"]), request, view=self) or []
+        whole = queryset.defer("description_html", "needs").select_related("owner").prefetch_related("tags")
         if request.user.is_authenticated:  # only an owner sees a deck's groups: none to read for a visitor
-            narrow = narrow.prefetch_related(_GROUP_IDS)
-        decks = paginator.paginate_queryset(narrow, request, view=self) or []
+            whole = whole.prefetch_related(_GROUP_IDS)
+        by_pk = {deck.pk: deck for deck in whole.filter(pk__in=[d.pk for d in found] or [0]).order_by()}
+        decks = [by_pk[d.pk] for d in found if d.pk in by_pk]
         data = services.snapshots_of(decks)
         return paginator.get_paginated_response([deck_json(d, data[d.pk], request.user) for d in decks])
 
