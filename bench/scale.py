@@ -201,6 +201,7 @@ def generate(previous: Size, size: Size, lists: list[Template], rng: random.Rand
     from catalog.models import Card
     from collection.models import CollectionEntry
     from decks.models import Deck, DeckEntry, DeckName, DeckVersion
+    from decks.services import card_names_text
     from events.models import Event, Player, Submission
 
     users = get_user_model()
@@ -216,6 +217,17 @@ def generate(previous: Size, size: Size, lists: list[Template], rng: random.Rand
                 for u in range(previous.users, size.users)
             ),
         )
+
+        # Each deck's stored card set (decks.models.DeckName and Deck.card_names), as save_deck
+        # writes it: the card search reads it.
+        name_keys = dict(Card.objects.values_list("pk", "name_key"))
+        played: list[dict[str, int]] = []
+        for t in lists:
+            names: dict[str, int] = {}
+            for card, section, n in t.entries:
+                if section == "main":
+                    names[name_keys[card]] = names.get(name_keys[card], 0) + n
+            played.append(names)
 
         def deck_rows() -> Iterator[dict[str, Any]]:
             for i in range(previous.decks, size.decks):
@@ -235,6 +247,7 @@ def generate(previous: Size, size: Size, lists: list[Template], rng: random.Rand
                     "needs_over": bool(t.needs_more),
                     "needs_more": t.needs_more,
                     "needs_total": t.needs_total,
+                    "card_names": card_names_text(played[i % TEMPLATES]),
                 }
 
         counts["decks"] = copy_rows(Deck, deck_rows())
@@ -247,16 +260,6 @@ def generate(previous: Size, size: Size, lists: list[Template], rng: random.Rand
             ),
         )
 
-        # Each deck's stored card set (decks.models.DeckName), as save_deck writes it: the card
-        # search reads it.
-        name_keys = dict(Card.objects.values_list("pk", "name_key"))
-        played: list[dict[str, int]] = []
-        for t in lists:
-            names: dict[str, int] = {}
-            for card, section, n in t.entries:
-                if section == "main":
-                    names[name_keys[card]] = names.get(name_keys[card], 0) + n
-            played.append(names)
         counts["deck_names"] = copy_rows(
             DeckName,
             (

@@ -139,6 +139,10 @@ class Deck(models.Model):
     visibility = models.CharField(max_length=10, choices=Visibility.choices, default=Visibility.PRIVATE)
     # The unlisted deck's link (/d/<token>/); its owner may replace it (decks.services.new_link).
     link_token = models.CharField(max_length=32, unique=True, null=True, blank=True, editable=False)
+    # The card names its main deck plays, "|"-joined (the keys of its DeckName rows): on
+    # PostgreSQL a GIN index on their array finds the decks that play several cards in one scan
+    # (decks.search.plays).
+    card_names = models.TextField(blank=True, default="", editable=False)
     # Its owner's followers were told when it first became public (decks.services.save_deck).
     announced = models.BooleanField(default=False, editable=False)
     created = models.DateTimeField(auto_now_add=True)

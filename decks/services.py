@@ -120,6 +120,8 @@ def save_deck(deck: Deck, data: DeckData, *, note: str = "", autosave: bool = Fa
         deck.description = data.description
         deck.is_legal = verdict.legal
         deck.main_count = verdict.main_deck_count
+        played = played_names(data.main)
+        deck.card_names = card_names_text(played)
         if deck.public and not deck.announced:
             # First public: the owner's followers hear of it, once, after the commit (a task:
             # a builder may have thousands).
@@ -135,11 +137,14 @@ def save_deck(deck: Deck, data: DeckData, *, note: str = "", autosave: bool = Fa
             ]
         )
         deck.names.all().delete()
-        DeckName.objects.bulk_create(
-            [DeckName(deck=deck, name_key=key, copies=n) for key, n in played_names(data.main).items()]
-        )
+        DeckName.objects.bulk_create([DeckName(deck=deck, name_key=key, copies=n) for key, n in played.items()])
         _keep_version(deck, data, note, autosave)
     return deck
+
+
+def card_names_text(played: Iterable[str]) -> str:
+    """The names a deck plays as Deck.card_names stores them: sorted, joined by "|"."""
+    return "|".join(sorted(played))
 
 
 def played_names(main: dict[str, int]) -> dict[str, int]:

@@ -14,6 +14,7 @@ from django.test import Client
 from django.utils import timezone
 
 from decks.models import Deck, DeckName
+from decks.search import cards_condition
 from tests.support.deck_helpers import LEGAL_MAIN, make_deck
 
 pytestmark = pytest.mark.django_db
@@ -143,3 +144,37 @@ def test_the_page_keeps_the_search_in_its_fields(decks, english) -> None:
     assert values == ["新兵:2", "酒", ""]  # what was asked, and a field for one more
     assert re.findall(r'name="without" value="([^"]*)"', html) == ["火攻"]
     assert 'name="q" value="by:alice"' in html and 'list="deck-card-names"' in html
+
+
+def test_each_deck_keeps_its_card_names_and_postgresql_searches_them_by_index(decks) -> None:
+    from django.db import connection
+
+    plain = Deck.objects.get(pk=decks["plain"].pk)
+    assert plain.card_names.split("|") == sorted(DeckName.objects.filter(deck=plain).values_list("name_key", flat=True))
+    if connection.vendor != "postgresql":
+        return  # SQLite reads the DeckName rows
+    found = Deck.objects.filter(cards_condition(["新兵", "YXJQ-004"], ["火攻"]))
+    with connection.cursor() as cursor:
+        # Few rows here: a plain scan would win; without it, the planner says what it can use.
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute("SET LOCAL enable_indexscan = off")
+        sql, params = found.values("pk").query.sql_with_params()
+        cursor.execute("EXPLAIN " + sql, params)
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert "deck_card_names_gin" in plan, plan
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_fills_the_card_names_of_every_deck(alice) -> None:
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    deck = make_deck(alice, name="舊牌庫", public=True)
+    expected = Deck.objects.get(pk=deck.pk).card_names
+    Deck.objects.filter(pk=deck.pk).update(card_names="")
+    executor = MigrationExecutor(connection)
+    executor.migrate([("decks", "0018_featured_decks")])
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())
+    assert expected and Deck.objects.get(pk=deck.pk).card_names == expected
