@@ -169,6 +169,9 @@ def test_the_migration_fills_the_card_names_of_every_deck(alice) -> None:
     from django.db import connection
     from django.db.migrations.executor import MigrationExecutor
 
+    from catalog.loading import load_catalog
+
+    load_catalog()  # real transactions: this test brings its own committed catalogue
     deck = make_deck(alice, name="舊牌庫", public=True)
     expected = Deck.objects.get(pk=deck.pk).card_names
     Deck.objects.filter(pk=deck.pk).update(card_names="")
