@@ -11,7 +11,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.contrib.syndication.views import Feed
-from django.db.models import Sum
+from django.db.models import Count, Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.feedgenerator import Atom1Feed
@@ -63,6 +63,12 @@ def _events(user: Any) -> list[dict[str, Any]]:
     return shown
 
 
+def _totals(public: Any) -> dict[str, int]:
+    """The public decks' number and their likes, in one query."""
+    totals = public.aggregate(decks=Count("pk"), likes=Sum("like_count"))
+    return {"deck_count": totals["decks"], "likes_received": totals["likes"] or 0}
+
+
 def profile_context(request: HttpRequest, user: Any, profile: Profile) -> dict[str, Any]:
     public = Deck.objects.listed().filter(owner=user)
     name, bio = profiles.shown(profile)
@@ -72,8 +78,7 @@ def profile_context(request: HttpRequest, user: Any, profile: Profile) -> dict[s
         "display_name": name,
         "bio": bio,
         "decks": list(public.select_related("general").order_by("-updated", "-id")[:DECKS_SHOWN]),
-        "deck_count": public.count(),
-        "likes_received": public.aggregate(total=Sum("like_count"))["total"] or 0,
+        **_totals(public),
         "followers": Follow.objects.filter(followed=user).count(),
         "following": profiles.follows(request.user, user),
         "events": _events(user) if profile.show_events else [],

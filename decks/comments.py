@@ -165,7 +165,7 @@ def report(comment: DeckComment, user: Any, reason: Any = "") -> None:
         raise CommentError(_("A reason is text."))
     if comment.state != State.SHOWN:
         raise CommentError(_("No such comment."), 404)
-    rules.report(KIND, comment.pk, user, reason.replace("\x00", "").strip()[:200])
+    rules.report(KIND, comment.pk, user, reason)
 
 
 # Reading.

@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from moderation import registry
-from moderation.models import Ban, Report
+from moderation.models import MAX_REASON, Ban, Report
 from webutil import bounds
 
 PER_HOUR = bounds.declare("writing an hour", 10, "pieces", "comments (and later reviews) one user may write an hour")
@@ -66,7 +66,9 @@ def needs_approval(user: Any, text: str, now: datetime | None = None) -> bool:
 
 
 def report(slug: str, item: int, reporter: Any, reason: str = "") -> Report:
-    """The reader's report of the item (again: the same one)."""
+    """The reader's report of the item (again: the same one), its reason cleaned and bounded
+    here for every kind of writing."""
+    reason = reason.replace("\x00", "").strip()[:MAX_REASON]
     try:
         with transaction.atomic():
             return Report.objects.get_or_create(kind=slug, item=item, reporter=reporter, defaults={"reason": reason})[0]

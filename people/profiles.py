@@ -141,7 +141,7 @@ def report(profile_owner: Any, reporter: Any, reason: str = "") -> None:
     profile = Profile.objects.filter(user=profile_owner).first()
     if profile is None or not (profile.display_name or profile.bio):
         raise ProfileError(_("There is nothing to report here."), 404)
-    rules.report(KIND, profile.pk, reporter, reason.replace("\x00", "").strip()[:200])
+    rules.report(KIND, profile.pk, reporter, reason)
 
 
 registry.register(
