@@ -30,7 +30,7 @@ api_patterns = [
 # Who owns each page prefix:
 #   /cards/ /sets/            catalog (card list and card pages composed by collection)
 #   /check/                   decks: the checker (views/checker, api/checker)
-#   /decks/                   decks: saved decks (views/decks, api/decks)
+#   /decks/ /d/ /             decks: saved decks, unlisted ones by link, the home page (views/)
 #   /collection/ /share/      collection
 #   /contributions/ /review/ /cards/<code>/propose/   contributions
 #   /events/ /e/              events
