@@ -282,6 +282,19 @@ def test_a_forty_card_deck_on_a_phone_in_fewer_than_twenty_taps(site: str, brows
     context.close()
 
 
+def wait_drawn(page, selector: str) -> None:
+    """Wait until the first image matching `selector` has arrived and been decoded.
+
+    Why: `naturalWidth` is 0 while a picture is still on its way; on a busy CI machine the
+    page's load event can come before it, so reading it at once is a race.
+    """
+    page.wait_for_function(
+        "s => { const i = document.querySelector(s); return !!i && i.complete && i.naturalWidth > 0 }",
+        arg=selector,
+        timeout=10_000,
+    )
+
+
 def log_in(browser, site: str, username: str, viewport: dict[str, int] = DESKTOP):
     from django.contrib.auth import get_user_model
 
@@ -360,7 +373,7 @@ def test_a_card_picture_shows_and_a_missing_one_falls_back_to_the_face(site: str
     page.goto(f"{site}/cards/WJ-001/")
     picture = page.locator(".face-large img.face-image")
     expect(picture).to_be_visible()
-    assert page.evaluate("document.querySelector('.face-large img.face-image').naturalWidth") > 0
+    wait_drawn(page, ".face-large img.face-image")
     page.goto(f"{site}/cards/WJ-002/")
     expect(page.locator(".face-large img.face-image")).to_have_count(0)  # removed by site.js
     expect(page.locator(".face-large svg.face")).to_be_visible()
@@ -566,7 +579,7 @@ def test_a_player_completes_a_card_and_a_curator_approves_it(site: str, browser,
     )
     phone.click("form.proposal-form button[type=submit]")
     phone.wait_for_selector(".status-open")
-    assert phone.locator(".photos img").evaluate("img => img.naturalWidth") > 0  # the author sees the photo
+    wait_drawn(phone, ".photos img")  # the author sees the photo
     shoot(phone, "proposal-phone")
 
     curator, desk = log_in(browser, site, "cora")
@@ -654,10 +667,7 @@ def test_a_cards_face_shows_on_hover_and_on_the_first_tap(site: str, browser) ->
         expect(preview).to_be_visible()
         assert "/cards/YXJQ-003/face.svg" in (preview.locator("img").get_attribute("src") or "")
         # the face was drawn (waited for: on a busy machine the picture arrives after the box shows)
-        page.wait_for_function(
-            "() => { const i = document.querySelector('.face-preview img'); return i && i.complete && i.naturalWidth > 0 }",
-            timeout=10_000,
-        )
+        wait_drawn(page, ".face-preview img")
         page.mouse.move(5, 5)
         expect(preview).to_be_hidden()
     # a verdict names its cards, and they preview too
