@@ -245,8 +245,13 @@ def _set_hidden(item: int, hidden: bool) -> None:
         return
     with transaction.atomic():
         _locked(comment.deck_id)
+        # Read again under the deck's lock: two staff approving at once tell the owner once.
+        was = DeckComment.objects.filter(pk=item).values_list("state", flat=True).first()
         DeckComment.objects.filter(pk=item).update(state=State.HIDDEN if hidden else State.SHOWN)
         _recount(comment.deck_id)
+        if was == State.PENDING and not hidden and comment.author is not None:
+            # An approved comment is news the way a shown one is when written.
+            _tell(comment.deck, comment.author, comment.parent)
 
 
 def _written_since(user_id: int, since: datetime) -> int:

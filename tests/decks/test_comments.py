@@ -192,8 +192,14 @@ def test_a_new_accounts_links_wait_for_approval(deck, bob, charlie, english) -> 
     assert "Waiting for a moderator" in logged_in(bob).get(f"/decks/{deck.pk}/").content.decode()
     queue = logged_in(charlie).get("/moderation/").content.decode()
     assert "a.example" in queue and "Approve" in queue
+    owner = logged_in(deck.owner)
+    assert "commented on" not in owner.get("/notifications/").content.decode()  # not news while it waits
     logged_in(charlie).post(f"/moderation/deck-comment/{waiting.pk}/", {"action": "restore"})
     assert "a.example" in Client().get(f"/decks/{deck.pk}/").content.decode() and _count(deck) == 1
+    # approved, it is news: the owner hears of it once, however often staff press approve
+    logged_in(charlie).post(f"/moderation/deck-comment/{waiting.pk}/", {"action": "restore"})
+    told = owner.get("/notifications/").content.decode()
+    assert told.count("bob commented on") == 1
     _say(logged_in(bob), deck, "兩個連結 https://a.example https://b.example")
     assert DeckComment.objects.get(body__startswith="兩個").state == "shown"
 
