@@ -145,9 +145,18 @@ let facePreview = null;
 let faceFor = null;
 let hideTimer = null;
 let lastPointer = "mouse";
+// From here on the faces are shown by this script (a tap on a phone included): the peeks that
+// CSS shows on hover for pages read without JavaScript step aside.
+document.documentElement.classList.add("face-previews");
 function faceAddress(link) {
-  if (!(link instanceof HTMLAnchorElement) || link.querySelector("img, svg") || link.closest(".face-preview")) {
+  if (!(link instanceof HTMLAnchorElement) || link.querySelector("img:not(.card-peek), svg") || link.closest(".face-preview")) {
     return null;
+  }
+  // A card link in what users write ([[新兵]]) carries its face, for pages read without
+  // JavaScript; it names the card even when the link goes to the list of a shared name.
+  const peek = link.querySelector("img.card-peek");
+  if (peek) {
+    return `${peek.getAttribute("src")}?lang=${encodeURIComponent(document.documentElement.lang)}`;
   }
   const url = new URL(link.href, location.href);
   if (url.origin !== location.origin || !CARD_PAGE.test(url.pathname)) {
@@ -220,8 +229,18 @@ document.addEventListener("mouseout", (event) => {
     hideFace(150);
   }
 });
+// Focus given back to a name when its face is closed must not open the face again.
+let returningFocus = false;
+function giveFocusBack(link) {
+  returningFocus = true;
+  link.focus({ preventScroll: true });
+  returningFocus = false;
+}
 document.addEventListener("focusin", (event) => {
   const link = event.target;
+  if (returningFocus) {
+    return;
+  }
   if (link.matches && link.matches(":focus-visible") && faceAddress(link)) {
     showFace(link, false);
   } else if (faceFor && !(facePreview && facePreview.contains(link))) {
@@ -233,7 +252,7 @@ document.addEventListener("click", (event) => {
     const link = faceFor;
     hideFace(0);
     if (link) {
-      link.focus({ preventScroll: true });
+      giveFocusBack(link);
     }
     return;
   }
@@ -250,7 +269,7 @@ document.addEventListener("keydown", (event) => {
     const link = faceFor;
     hideFace(0);
     if (link && facePreview.classList.contains("touch")) {
-      link.focus({ preventScroll: true });
+      giveFocusBack(link);
     }
   }
 });

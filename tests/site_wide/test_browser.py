@@ -694,6 +694,57 @@ def test_a_cards_face_shows_on_hover_and_on_the_first_tap(site: str, browser) ->
     phone.close()
 
 
+def test_a_card_link_in_a_comment_shows_its_face_at_the_first_tap(site: str, browser) -> None:
+    """On a phone, [[新兵]] in a comment behaves as every card name does: the first tap shows the
+    face and stays on the page. A name several cards bear shows its face too, and its button
+    opens the list of that name."""
+    from django.contrib.auth import get_user_model
+
+    from catalog.lookup import catalog_index
+    from decks import comments
+    from tests.support.deck_helpers import make_deck
+
+    users = get_user_model().objects
+    owner = users.create_user("tap-owner", password="pw-tap-owner-1")
+    deck = make_deck(owner, name="點一下", main={"YXJQ-003": 3}, public=True)
+    shared = next(f for f in catalog_index().by_code.values() if catalog_index().printings[f.same_name_key] > 1)
+    comments.write(deck, owner, f"帶 [[新兵]] 和 [[{shared.name}]]")
+
+    phone = browser.new_context(viewport=PHONE, locale="zh-TW", has_touch=True, is_mobile=True)
+    page = phone.new_page()
+    page.goto(f"{site}/decks/{deck.pk}/")
+    sheet = page.locator(".face-preview.touch")
+    links = page.locator(".comment-body a.card-link")
+    expect(links).to_have_count(2)
+    links.nth(0).tap()
+    expect(sheet).to_be_visible()
+    assert "/cards/YXJQ-003/face.svg" in (sheet.locator("img").get_attribute("src") or "")
+    wait_drawn(page, ".face-preview img")
+    assert page.url.endswith(f"/decks/{deck.pk}/")  # still reading the comments
+    expect(links.nth(0).locator(".card-peek")).to_be_hidden()  # one face, not two
+    page.keyboard.press("Escape")  # a phone with a keyboard: closed, and it stays closed
+    expect(sheet).to_be_hidden()
+    links.nth(0).tap()
+    expect(sheet).to_be_visible()
+    page.locator("[data-face-close]").tap()
+    expect(sheet).to_be_hidden()
+    links.nth(1).tap()
+    expect(sheet).to_be_visible()
+    assert f"/cards/{shared.code}/face.svg" in (sheet.locator("img").get_attribute("src") or "")
+    page.locator(".face-preview-actions a").tap()
+    page.wait_for_url("**/cards/?q=*")
+    phone.close()
+
+    # Without JavaScript the link opens the card, and its face shows on hover by CSS alone.
+    plain = browser.new_context(viewport=DESKTOP, locale="zh-TW", java_script_enabled=False)
+    page = plain.new_page()
+    page.goto(f"{site}/decks/{deck.pk}/")
+    first = page.locator(".comment-body a.card-link").first
+    first.hover()
+    expect(first.locator(".card-peek")).to_be_visible()
+    plain.close()
+
+
 def test_the_longest_skill_text_fits_its_face_as_a_picture(site: str, browser) -> None:
     """The face a phone shows at the first tap is the face.svg file: its skill text is whole."""
     from catalog.models import Card
