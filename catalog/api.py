@@ -1,4 +1,5 @@
-"""Read-only catalogue API: /api/cards/, /api/cards/<code>/, /api/sets/, /api/sets/<code>/."""
+"""Read-only catalogue API: /api/cards/, /api/cards/<code>/, /api/sets/, /api/sets/<code>/, and the
+rules and their terms: /api/rules/, /api/terms/."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from django.db.models import Count, QuerySet
 from django.http import HttpResponse, HttpResponseNotModified
 from django.http.response import HttpResponseBase
 from django.urls import reverse
+from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.text import compress_string
 from django.utils.translation import gettext as _
@@ -23,7 +25,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from catalog import cache_version, facts, images, vocab
+from catalog import cache_version, facts, images, rules, terms, vocab
 from catalog.filters import CardFilter
 from catalog.loading import RECORD_KEYS
 from catalog.models import Card, CardChange, CardSet
@@ -371,3 +373,72 @@ class CardHistoryView(APIView):
             raise NotFound(_("No card with the code “%(code)s”.") % {"code": code[:40]})
         changes = CardChange.objects.for_history().filter(card=card)[:200]
         return Response(ChangeOutputSerializer(changes, many=True).data)
+
+
+class ScriptsSerializer(serializers.Serializer):
+    """One text in each script; `en` is null where it is not translated."""
+
+    zh_hant = serializers.CharField(allow_null=True)
+    zh_hans = serializers.CharField(allow_null=True)
+    en = serializers.CharField(allow_null=True)
+
+
+class RulesSectionSerializer(serializers.Serializer):
+    anchor = serializers.CharField(help_text="stable: /rules/#<anchor>")
+    part_of = serializers.CharField(source="parent", allow_null=True, help_text="the anchor of the section it is in")
+    title = ScriptsSerializer()
+    text = ScriptsSerializer(help_text="lines separated by newlines")
+    zh_hans_from = serializers.ChoiceField(
+        choices=["001", "000"], help_text="001: the Simplified seed's own text; 000: converted from Traditional"
+    )
+
+
+class OlderRulesSerializer(serializers.Serializer):
+    anchor = serializers.CharField()
+    superseded = serializers.BooleanField()
+    title = serializers.CharField(help_text="as printed, in Simplified")
+    text = serializers.CharField(help_text="as printed, in Simplified")
+
+
+class RulesSerializer(serializers.Serializer):
+    sections = RulesSectionSerializer(many=True)
+    older = OlderRulesSerializer(help_text="an older text of the rules (decks of 30–50 cards), superseded")
+
+
+class RulesView(APIView):
+    """The printed rules, section by section, in both scripts (English where translated)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: RulesSerializer})
+    def get(self, request: Request) -> Response:
+        book = rules.book()
+        older = {"anchor": book.older.anchor, "superseded": True, "title": book.older.title, "text": book.older.text}
+        return Response(RulesSerializer({"sections": book.sections, "older": older}).data)
+
+
+class TermSerializer(serializers.Serializer):
+    slug = serializers.CharField()
+    term = serializers.SerializerMethodField()
+    definition = serializers.SerializerMethodField(help_text="a line of the rules; null where they define none")
+    anchor = serializers.CharField(help_text="the rules section that explains it: /rules/#<anchor>")
+
+    @extend_schema_field(ScriptsSerializer)
+    def get_term(self, term: terms.Term) -> dict[str, str | None]:
+        with translation.override("en"):
+            return {**term.words(), "en": str(term.english)}
+
+    @extend_schema_field(ScriptsSerializer)
+    def get_definition(self, term: terms.Term) -> dict[str, str | None]:
+        # The rules are not translated: no English definition yet.
+        return {"zh_hant": term.definition("zh_hant"), "zh_hans": term.definition("zh_hans"), "en": None}
+
+
+class TermListView(APIView):
+    """The game's terms, each with its definition from the rules and its section."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: TermSerializer(many=True)})
+    def get(self, request: Request) -> Response:
+        return Response(TermSerializer(list(terms.TERMS.values()), many=True).data)

@@ -105,6 +105,9 @@ class Fact:
     fallback: str = ""  # a Card field shown when the value is unknown (a printed X cost)
     joins: tuple[str, ...] = ()  # other facts shown in this fact's row (stars with the metal)
     unit: str = ""  # printed after the value, as the card prints it
+    # The game term (catalog.terms) its row names, marked on the card page; a choice whose value
+    # is a term's slug (快速 `fast`, 部隊 `troop`) is marked by its value without this.
+    term: str = ""
 
     @property
     def label(self) -> _StrPromise:
@@ -332,7 +335,9 @@ FACTS: dict[str, Fact] = {
             example="faction:wei",
             filter=EXACT,
         ),
-        Fact("awakening", gettext_noop("Awakening"), INT, frozenset({rules.AWAKENED_GENERAL}), unit="武魂"),
+        Fact(
+            "awakening", gettext_noop("Awakening"), INT, frozenset({rules.AWAKENED_GENERAL}), unit="武魂", term="soul"
+        ),
         Fact(
             "speed",
             gettext_noop("Speed"),

@@ -7,6 +7,7 @@ app_name = "catalog"
 # show the reader's copies); these are the catalogue's own.
 urlpatterns = [
     path("cards/syntax/", views.syntax, name="syntax"),
+    path("rules/", views.rules_page, name="rules"),
     path("cards/incomplete/", history.incomplete, name="incomplete"),
     path("cards/<str:code>/history/", history.card_history, name="card-history"),
     path("cards/<str:code>/history/feed/", history.ChangesFeed(), name="card-history-feed"),

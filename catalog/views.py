@@ -3,6 +3,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from django import forms
 from django.conf import settings
 from django.core.cache import cache
 from django.core.paginator import Paginator
@@ -12,7 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from catalog import cache_version, query, textkeys
+from catalog import cache_version, query, rules, terms, textkeys
 from catalog.faces import colours
 from catalog.filters import TIDY_DEFAULTS, CardFilter
 from catalog.models import Card, CardSet
@@ -171,3 +172,40 @@ def card_image(request: HtmxHttpRequest, code: str) -> HttpResponse:
     response = HttpResponse(png, content_type="image/png")
     response["Cache-Control"] = "public, max-age=86400"
     return response
+
+
+class RulesSearchForm(forms.Form):
+    q = forms.CharField(required=False, max_length=rules.MAX_QUERY)
+
+
+def rules_page(request: HtmxHttpRequest) -> HttpResponse:
+    """The printed rules in the reader's script: contents, sections with stable anchors, the
+    game's terms, a search within them, and the older text, superseded."""
+    form = RulesSearchForm(request.GET)
+    valid = form.is_valid()
+    wanted = form.cleaned_data.get("q", "") if valid else ""
+    script = rules.reader_script()
+    lang = "zh-Hans" if script == "zh_hans" else "zh-Hant"  # the printed words' own language
+    sections = rules.shown(script, wanted)
+    found = [s for s in _flat(sections) if s.matched] if wanted else None
+    return render(
+        request,
+        "catalog/rules.html",
+        {
+            "form": form,
+            "sections": sections,
+            "found": found,
+            "wanted": wanted,
+            "english": script == "en",
+            "older": rules.book().older,
+            "terms": [
+                {"term": t, "word": t.word_in(script), "definition": t.definition(script), "lang": lang}
+                for t in terms.TERMS.values()
+            ],
+        },
+        status=200 if valid else 400,
+    )
+
+
+def _flat(sections: list[rules.Shown]) -> list[rules.Shown]:
+    return [x for s in sections for x in (s, *_flat(s.children))]

@@ -13,11 +13,11 @@ from urllib.parse import urlencode
 
 from django import template
 from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from catalog import cache_version, facts, images, textkeys, vocab
+from catalog import cache_version, facts, images, rules, terms, textkeys, vocab
 from catalog.faces import colours
 from webutil import rows
 from webutil.i18n import wants_english, wants_simplified
@@ -298,7 +298,8 @@ def card_facts(card: Any) -> dict[str, Any]:
         linked = fact.filter and fact.kind in (facts.CHOICE, facts.TEXT) and value
         link = f"{reverse_memo('catalog:card-list')}?{urlencode({fact.name: value})}" if linked else ""
         names = (fact.name, *fact.joins, *((fact.fallback,) if fact.fallback else ()))
-        rows.append({"fact": fact, "text": text, "link": link, "change": _change_of(card, names)})
+        term = fact.term or (value if isinstance(value, str) and value in terms.TERMS else "")
+        rows.append({"fact": fact, "text": text, "link": link, "change": _change_of(card, names), "term": term})
     return {"card": card, "rows": rows}
 
 
@@ -308,3 +309,32 @@ def set_description(card_set: object) -> str:
     the data file has it (Chinese, marked)."""
     known = vocab.SET_DESCRIPTIONS.get(getattr(card_set, "code", ""))
     return str(known) if known else zh(getattr(card_set, "description", ""))
+
+
+@register.filter(name="terms")
+def with_terms(text: str | None) -> SafeString:
+    """Printed text already in the reader's script (`card.text|script|terms`), escaped, its lines
+    kept, each game term marked where it first appears, with its definition."""
+    if not text:
+        return mark_safe("")
+    script = rules.reader_script()
+    url = reverse_memo("catalog:rules")
+    return terms.mark(text.replace("\r\n", "\n"), script, url)
+
+
+@register.inclusion_tag("catalog/_term_marker.html")
+def term_marker(slug: str | None) -> dict[str, Any]:
+    """A small "?" beside a label that is a game term (快速, 部隊, 覺醒值…): the term's definition
+    on hover, focus or a tap, and a link to its rules section. Nothing for other labels."""
+    term = terms.TERMS.get(slug or "")
+    if term is None:
+        return {"term": None}
+    script = rules.reader_script()
+    return {
+        "term": term,
+        "word": term.word_in(script),
+        "english": script == "en",
+        "definition": term.definition(script),
+        "lang": "zh-Hans" if script == "zh_hans" else "zh-Hant",
+        "href": f"{reverse_memo('catalog:rules')}#{term.anchor}",
+    }

@@ -274,6 +274,34 @@ document.addEventListener("keydown", (event) => {
   }
 });
 document.addEventListener("htmx:beforeSwap", () => hideFace(0));
+// A game term (catalog.terms): on a touch screen the first tap shows its definition and stays on
+// the page; a second tap on the word opens its rules section. A tap elsewhere, or Escape, closes it.
+document.addEventListener("click", (event) => {
+  const term = event.target.closest && event.target.closest(".term");
+  for (const open of document.querySelectorAll(".term.open")) {
+    if (open !== term) {
+      open.classList.remove("open");
+    }
+  }
+  const link = term && event.target.closest("a[href]");
+  if (link && lastPointer === "touch" && !term.classList.contains("open") && term.querySelector(".term-tip")) {
+    event.preventDefault();
+    term.classList.add("open");
+    // The definition is a sheet at the foot of the screen: the word stays above it, in reach.
+    const tip = term.querySelector(".term-tip");
+    const under = link.getBoundingClientRect().bottom + 8 - tip.getBoundingClientRect().top;
+    if (under > 0 && getComputedStyle(tip).position === "fixed") {
+      window.scrollBy(0, under);
+    }
+  }
+});
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape") {
+    for (const open of document.querySelectorAll(".term.open")) {
+      open.classList.remove("open");
+    }
+  }
+});
 // Photos are shrunk in the browser before they are sent (an input with data-shrink="N": at most N
 // pixels on the long side), turned upright by their EXIF orientation: a phone's 12 MP photo of
 // 5 MB goes as a few hundred KB, and reads as well. HEIC (an iPhone's own format, which a canvas

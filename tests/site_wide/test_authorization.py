@@ -222,6 +222,10 @@ ROUTES = [
         "post", "/api/scans/{scan}/apply/", 200, (401,), (404,), {"cards": [{"card": "YXJQ-003", "add": 1}]}, json=True
     ),
     Route("get", "/api/decks/", 200, (200,), (200,)),
+    # The rules and their terms are for everyone.
+    Route("get", "/rules/", 200, (200,), (200,)),
+    Route("get", "/api/rules/", 200, (200,), (200,)),
+    Route("get", "/api/terms/", 200, (200,), (200,)),
     Route("get", "/api/decks/{deck}/", 200, (404,), (404,)),
     Route("patch", "/api/decks/{deck}/", 200, (401,), (404,), {"name": "x"}, json=True),
     Route("get", "/api/decks/{deck}/legality/", 200, (404,), (404,)),

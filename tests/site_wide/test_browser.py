@@ -745,6 +745,44 @@ def test_a_card_link_in_a_comment_shows_its_face_at_the_first_tap(site: str, bro
     plain.close()
 
 
+def test_a_game_term_shows_its_definition_on_hover_and_at_the_first_tap(site: str, browser) -> None:
+    """資源 in a card's text: its definition from the rules beside it with a mouse, as a sheet at the
+    foot of a phone's screen at the first tap; the second tap opens its rules section."""
+    desk = browser.new_context(viewport=DESKTOP, locale="zh-TW")
+    page = desk.new_page()
+    page.goto(f"{site}/cards/WJ-001/")
+    term = page.locator('.card-text .term[data-term="resource"]')
+    tip = term.locator(".term-tip")
+    expect(tip).to_be_hidden()
+    term.locator("a").hover()
+    expect(tip).to_be_visible()
+    expect(tip).to_contain_text("放置資源的區域")
+    desk.close()
+
+    phone = browser.new_context(viewport=PHONE, locale="zh-TW", has_touch=True, is_mobile=True)
+    page = phone.new_page()
+    page.goto(f"{site}/cards/WJ-001/")
+    term = page.locator('.card-text .term[data-term="resource"]')
+    term.locator("a").tap()
+    tip = term.locator(".term-tip")
+    expect(tip).to_be_visible()
+    assert page.url.endswith("/cards/WJ-001/")  # still on the card
+    box = tip.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]  # on the screen
+    page.locator("h1").tap()  # a tap elsewhere closes it
+    expect(tip).to_be_hidden()
+    term.locator("a").tap()
+    expect(tip).to_be_visible()
+    # the word is not under its definition's sheet: the second tap reaches it
+    word, sheet = term.locator("a").bounding_box(), tip.bounding_box()
+    assert word is not None and sheet is not None and word["y"] + word["height"] <= sheet["y"]
+    page.wait_for_timeout(500)  # two taps at once would be a double tap (a zoom), not two taps
+    term.locator("a").tap()
+    page.wait_for_url(re.compile(r"/rules/#zones$"))
+    expect(page.locator("#zones")).to_be_visible()
+    phone.close()
+
+
 def test_the_longest_skill_text_fits_its_face_as_a_picture(site: str, browser) -> None:
     """The face a phone shows at the first tap is the face.svg file: its skill text is whole."""
     from catalog.models import Card

@@ -37,6 +37,7 @@ NUL_QUERIES = [
     "/api/decks/?public=%00",
     "/collection/?q=%00",
     "/check/?list=%00",
+    "/rules/?q=%00",
 ]
 
 

@@ -18,6 +18,8 @@ PUBLIC = [
     "/cards/YXJQ-003/",
     "/cards/LSHJ-001/",
     "/cards/syntax/",
+    "/rules/",
+    "/rules/?q=調度",  # a search within the rules: the sections found, the words marked
     "/sets/",
     "/sets/YXJQ/",
     "/check/",

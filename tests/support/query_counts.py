@@ -110,6 +110,10 @@ def report() -> dict[str, dict[str, int]]:
     measure("GET /cards/?view=grid", lambda n: _count(anonymous, "get", f"/cards/?per_page={n}&view=grid"))
     measure("GET /api/cards/", lambda n: _count(anonymous, "get", f"/api/cards/?page_size={n}"))
     measure("GET /api/cards/?q=", lambda n: _count(anonymous, "get", f"/api/cards/?page_size={n}&q=kind:troop"))
+    # The rules are a data file: their page and answers read no table, whatever is searched.
+    measure("GET /rules/", lambda n: _count(anonymous, "get", "/rules/?q=" + ("調度" if n == 10 else "部隊")))
+    measure("GET /api/rules/", lambda n: _count(anonymous, "get", "/api/rules/"))
+    measure("GET /api/terms/", lambda n: _count(anonymous, "get", "/api/terms/"))
     measure("GET /collection/", lambda n: _count(setups[n]["client"], "get", f"/collection/?per_page={n}"))
     measure("GET /api/collection/", lambda n: _count(setups[n]["client"], "get", f"/api/collection/?page_size={n}"))
     measure("GET /collection/completion/", lambda n: _count(setups[n]["client"], "get", "/collection/completion/"))
