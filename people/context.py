@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from django.http import HttpRequest
@@ -13,4 +14,7 @@ def notifications(request: HttpRequest) -> dict[str, Any]:
         return {}
     from people.notices import unread
 
-    return {"unread_notifications": lazy(lambda: unread(user), int)()}
+    # Read once a page: the header's links are drawn twice (the wide nav and the phone's menu),
+    # and a lazy value is computed again at each use.
+    counted = cache(lambda: unread(user))
+    return {"unread_notifications": lazy(counted, int)()}

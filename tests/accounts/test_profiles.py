@@ -11,7 +11,9 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from people.models import Notification, Profile
@@ -64,7 +66,11 @@ def test_comments_replies_and_likes_reach_the_bell(alice, bob, charlie, english)
     page = logged_in(alice).get("/notifications/").content.decode()
     assert "bob commented on" in page and "charlie commented on" in page
     assert "got 2 likes" in page  # gathered in one
-    assert "3 new" in logged_in(alice).get("/decks/").content.decode()  # the bell's count
+    # the bell's count, in the wide header and the phone's menu alike, read once
+    with CaptureQueriesContext(connection) as queries:
+        listed = logged_in(alice).get("/decks/").content.decode()
+    assert listed.count("3 new") == 2
+    assert sum("people_notification" in q["sql"] for q in queries.captured_queries) == 1
     told_bob = logged_in(bob).get("/notifications/").content.decode()
     assert "charlie replied to you" in told_bob
     logged_in(alice).post("/notifications/read/")
