@@ -419,9 +419,10 @@ def in_process(points: list[Endpoint], total: int) -> dict[str, dict[str, float]
     every view and moves what lives as long as the process out of the garbage collector's sight
     (gc.freeze). Without it, a full collection walked those objects every hundred-odd requests,
     170 ms each time, and the p99 of 300 requests measured the collector, not the page."""
-    import zongheng.wsgi  # noqa: F401  (for its set-up: views loaded, long-lived objects frozen)
     from django.contrib.auth import get_user_model
     from django.test import Client
+
+    import zongheng.wsgi  # noqa: F401  (for its set-up: views loaded, long-lived objects frozen)
 
     out = {}
     for point in points:

@@ -3,9 +3,12 @@
 from django.urls import path
 
 from contributions import api as contributions_api
+from contributions import review_api
 
 urlpatterns = [
     path("cards/<str:code>/proposals/", contributions_api.CardProposalsView.as_view(), name="card-proposals"),
+    path("cards/<str:code>/reviews/", review_api.CardReviewsView.as_view(), name="card-reviews"),
+    path("reviews/<int:review_id>/helpful/", review_api.HelpfulView.as_view(), name="review-helpful"),
     path("proposals/", contributions_api.ProposalListView.as_view(), name="proposal-list"),
     path("proposals/<int:proposal_id>/", contributions_api.ProposalDetailView.as_view(), name="proposal-detail"),
     path("proposals/<int:proposal_id>/photos/", contributions_api.ProposalPhotoView.as_view(), name="proposal-photos"),

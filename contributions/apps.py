@@ -27,7 +27,7 @@ class ContributionsConfig(AppConfig):
     verbose_name = "Contributions"
 
     def ready(self) -> None:
-        from contributions import tasks
+        from contributions import reviews, tasks  # noqa: F401  (reviews: writing moderation sees)
         from webutil import leases
 
         leases.recovers("proposal photos", tasks.recover_lost)

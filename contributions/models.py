@@ -1,12 +1,15 @@
-"""Proposed changes of card facts (修訂提案), with photos, waiting for a curator's review."""
+"""Proposed changes of card facts (修訂提案), with photos, waiting for a curator's review; and
+players' reviews of cards, with the readers who found them helpful."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.conf import settings
+from django.core.validators import MaxLengthValidator
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 
 from catalog.images import refusal
 from catalog.models import Card, CardChange
@@ -141,3 +144,73 @@ class ProposalPhoto(Leased):
 
     def get_absolute_url(self) -> str:
         return reverse("contributions:photo", args=[self.proposal_id, self.side])
+
+
+# A review is a few paragraphs, as a comment is.
+MAX_REVIEW = 5_000
+
+
+class ReviewQuerySet(models.QuerySet["Review"]):
+    def shown(self) -> ReviewQuerySet:
+        return self.filter(state=Review.State.SHOWN)
+
+    def for_card_page(self, card: Card, reader: Any) -> ReviewQuerySet:
+        """The card's reviews a reader sees, the most helpful first: those shown, and the reader's
+        own while it waits for staff; each with whether the reader found it helpful."""
+        seen = models.Q(state=Review.State.SHOWN)
+        if getattr(reader, "is_authenticated", False):
+            seen |= models.Q(state=Review.State.PENDING, author=reader)
+            helped = Helpful.objects.filter(review=models.OuterRef("pk"), user=reader)
+            marked = self.annotate(reader_helped=models.Exists(helped))
+        else:
+            marked = self.annotate(reader_helped=models.Value(False))
+        found = marked.filter(seen, card=card).select_related("author", "card")
+        return found.order_by("-helpful_count", "-created", "-id")
+
+
+class Review(models.Model):
+    """A player's review of a card: one per card and author, Markdown with card links. Written,
+    changed and hidden only through contributions.reviews; its author's account takes it away."""
+
+    class State(models.TextChoices):
+        SHOWN = "shown"
+        PENDING = "pending"  # waiting for staff: a new account's writing with many links
+        HIDDEN = "hidden"  # hidden by staff (moderation)
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="+")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    body = models.TextField(max_length=MAX_REVIEW, validators=[MaxLengthValidator(MAX_REVIEW)])
+    # Rendered once, when written (webutil.markup, with card links): a page never parses Markdown.
+    body_html = models.TextField(editable=False)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.SHOWN)
+    # How many readers found it helpful, kept with it under its row lock: the card page sorts by it.
+    helpful_count = models.PositiveIntegerField(default=0)
+    created = models.DateTimeField(default=timezone.now)
+    edited = models.DateTimeField(null=True, blank=True)
+
+    objects = ReviewQuerySet.as_manager()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["card", "author"], name="one_review_a_card")]
+        indexes = [
+            models.Index(fields=["card", "-helpful_count", "-created"], name="review_most_helpful"),
+            models.Index(fields=["author", "created"], name="review_by_author"),
+            models.Index(fields=["state"], condition=models.Q(state="pending"), name="review_pending"),
+        ]
+
+    def __str__(self) -> str:
+        return f"review {self.pk} of {self.card_id}"
+
+
+class Helpful(models.Model):
+    """A reader found a review helpful (once: pressed again, nothing changes)."""
+
+    review = models.ForeignKey(Review, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["review", "user"], name="helpful_once")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} found {self.review_id} helpful"

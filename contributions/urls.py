@@ -1,6 +1,6 @@
 from django.urls import path
 
-from contributions import views
+from contributions import review_views, views
 
 app_name = "contributions"
 urlpatterns = [
@@ -14,4 +14,8 @@ urlpatterns = [
     path("contributions/<int:pk>/approve/", views.approve, name="approve"),
     path("contributions/<int:pk>/reject/", views.reject, name="reject"),
     path("review/", views.queue, name="queue"),
+    path("cards/<str:code>/reviews/mine/", review_views.write, name="review-write"),
+    path("reviews/<int:review_id>/delete/", review_views.delete, name="review-delete"),
+    path("reviews/<int:review_id>/helpful/", review_views.helpful, name="review-helpful"),
+    path("reviews/<int:review_id>/report/", review_views.report, name="review-report"),
 ]

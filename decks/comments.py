@@ -40,14 +40,11 @@ class CommentError(rules.Refused):
 
 
 def _body(text: Any) -> str:
-    if not isinstance(text, str):
-        raise CommentError(_("A comment is text."))
-    text = text.replace("\x00", "").strip()
-    if not text:
-        raise CommentError(_("Write something first."))
-    if len(text) > MAX_COMMENT:
-        raise CommentError(_("A comment has at most %(max)d characters.") % {"max": MAX_COMMENT})
-    return text
+    too_long = _("A comment has at most %(max)d characters.") % {"max": MAX_COMMENT}
+    try:
+        return rules.cleaned(text, MAX_COMMENT, _("A comment is text."), too_long)
+    except rules.Refused as exc:
+        raise CommentError(str(exc), exc.status) from None
 
 
 def _recount(deck_id: int) -> None:

@@ -15,7 +15,7 @@ from moderation import registry
 from moderation.models import MAX_REASON, Ban, Report
 from webutil import bounds
 
-PER_HOUR = bounds.declare("writing an hour", 10, "pieces", "comments (and later reviews) one user may write an hour")
+PER_HOUR = bounds.declare("writing an hour", 10, "pieces", "comments and reviews one user may write an hour, together")
 PER_HOUR_NEW = bounds.declare("writing an hour, new account", 3, "pieces", "the same for an account younger than a day")
 LINKS_BEFORE_APPROVAL = bounds.declare(
     "links before approval",
@@ -35,6 +35,19 @@ class Refused(ValueError):
     def __init__(self, message: str, status: int = 400) -> None:
         super().__init__(message)
         self.status = status
+
+
+def cleaned(text: object, limit: int, not_text: str, too_long: str) -> str:
+    """What a user wrote for others, NUL bytes out and trimmed: refused (400) with the kind's own
+    words when it is not text or longer than `limit`, and when nothing is left."""
+    if not isinstance(text, str):
+        raise Refused(not_text)
+    text = text.replace("\x00", "").strip()
+    if not text:
+        raise Refused(_("Write something first."))
+    if len(text) > limit:
+        raise Refused(too_long)
+    return text
 
 
 def is_banned(user: Any) -> bool:

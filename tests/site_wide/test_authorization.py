@@ -226,6 +226,10 @@ ROUTES = [
     Route("get", "/rules/", 200, (200,), (200,)),
     Route("get", "/api/rules/", 200, (200,), (200,)),
     Route("get", "/api/terms/", 200, (200,), (200,)),
+    # A review's form is the reader's own (the author/reader/staff/banned table of
+    # tests/contributions/test_reviews.py says who may do what to a review).
+    Route("get", "/cards/YXJQ-003/reviews/mine/", 200, (302,), (200,)),
+    Route("get", "/api/cards/YXJQ-003/reviews/", 200, (200,), (200,)),
     Route("get", "/api/decks/{deck}/", 200, (404,), (404,)),
     Route("patch", "/api/decks/{deck}/", 200, (401,), (404,), {"name": "x"}, json=True),
     Route("get", "/api/decks/{deck}/legality/", 200, (404,), (404,)),

@@ -97,6 +97,10 @@ FORMS: dict[str, list[str]] = {
     "/u/bob/follow/": ["action"],
     "/u/bob/report/": ["reason"],
     "/moderation/deck-comment/{comment}/": ["action", "reason"],
+    "/cards/YXJQ-003/reviews/mine/": ["body"],
+    "/reviews/{review}/helpful/": ["helpful"],
+    "/reviews/{review}/report/": ["reason"],
+    "/moderation/card-review/{review}/": ["action", "reason"],
 }
 QUERIES: dict[str, list[str]] = {
     "/cards/": ["q", "set", "kind", "cost_min", "sort", "page", "per_page"],
@@ -142,7 +146,12 @@ def places(alice, bob):
     from people.profiles import update
 
     update(bob, {"display_name": "Bob", "bio": "寫了點東西"})
+    from catalog.models import Card
+    from contributions import reviews
+
+    review, _new = reviews.write(Card.objects.get(code="WJ-001"), bob, "bob 的評價")
     return {
+        "review": review.pk,
         "shown": shown.pk,
         "comment": comment.pk,
         "format": house.pk,

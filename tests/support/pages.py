@@ -64,6 +64,7 @@ PRIVATE = [
     "/decks/mine/?archived=1",
     "/decks/saved/",
     "/decks/{deck}/?comments=1",  # its comments, with what its owner may do to each
+    "/cards/YXJQ-003/reviews/mine/",  # the owner's review of 新兵, to change
     "/moderation/",  # the owner is staff too (pages.talk)
     "/notifications/",  # a comment, a reply and a like of the owner's deck
     "/accounts/profile/",
@@ -241,4 +242,12 @@ def talk(owner: Any, deck: Any) -> dict[str, Any]:
     likes.like(deck, reader)
     profiles.follow(reader, owner)
     profiles.update(owner, {"display_name": "蜀漢老玩家", "bio": "只玩步兵。\n週五晚上在台北。"})
+    # Reviews of 新兵 (YXJQ-003): the reader's, which the owner found helpful, and the owner's.
+    from catalog.models import Card
+    from contributions import reviews
+
+    recruit = Card.objects.get(code="YXJQ-003")
+    review, _new = reviews.write(recruit, reader, "前期的好幫手，配 [[劉備]] 更好。")
+    reviews.write(recruit, owner, "三張剛好。")
+    reviews.mark_helpful(review, owner, True)
     return {"link": unlisted.link_token, "username": owner.username}

@@ -22,7 +22,7 @@ from catalog.images import pictures_for
 from catalog.lookup import catalog_index
 from catalog.models import Card, CardChange, Scan
 from collection.services import set_counts
-from contributions.models import Proposal
+from contributions.models import Helpful, Proposal, Review
 from decks.data import DeckData
 from decks.models import Deck, DeckBookmark, DeckComment
 from decks.services import refresh_verdicts, save_deck
@@ -84,6 +84,13 @@ def report() -> dict[str, dict[str, int]]:
                 for i in range(size)
             ]
         )
+        # `size` reviews of one card, by as many writers, one found helpful by the user.
+        reviewed = cards[-1 if size == 10 else -2]  # two cards alike, neither in anyone's collection
+        writers = users.bulk_create([users.model(username=f"reviewer{size}-{i}") for i in range(size)])
+        written = Review.objects.bulk_create(
+            [Review(card=reviewed, author=w, body=f"r{i}", body_html=f"<p>r{i}</p>") for i, w in enumerate(writers)]
+        )
+        Helpful.objects.create(review=written[0], user=user)
         setups[size] = {
             "client": client,
             "user": user,
@@ -91,6 +98,7 @@ def report() -> dict[str, dict[str, int]]:
             "list": text,
             "event": event,
             "changed": cards[size],
+            "reviewed": reviewed,
         }
     anonymous = Client()
     # What each process builds once per catalogue version (the card index, the picture index) is
@@ -110,6 +118,14 @@ def report() -> dict[str, dict[str, int]]:
     measure("GET /cards/?view=grid", lambda n: _count(anonymous, "get", f"/cards/?per_page={n}&view=grid"))
     measure("GET /api/cards/", lambda n: _count(anonymous, "get", f"/api/cards/?page_size={n}"))
     measure("GET /api/cards/?q=", lambda n: _count(anonymous, "get", f"/api/cards/?page_size={n}&q=kind:troop"))
+    measure(
+        "GET /cards/<code>/ (n reviews)",
+        lambda n: _count(setups[n]["client"], "get", f"/cards/{setups[n]['reviewed'].code}/"),
+    )
+    measure(
+        "GET /api/cards/<code>/reviews/",
+        lambda n: _count(setups[n]["client"], "get", f"/api/cards/{setups[n]['reviewed'].code}/reviews/"),
+    )
     # The rules are a data file: their page and answers read no table, whatever is searched.
     measure("GET /rules/", lambda n: _count(anonymous, "get", "/rules/?q=" + ("調度" if n == 10 else "部隊")))
     measure("GET /api/rules/", lambda n: _count(anonymous, "get", "/api/rules/"))
