@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from decks.api import card_stats as card_stats_api
 from decks.api import checker as check_api
 from decks.api import comments as comment_api
 from decks.api import decks as deck_api
@@ -17,6 +18,7 @@ urlpatterns = [
     path("decks/<int:deck_id>/like/", deck_api.DeckLikeView.as_view(), name="deck-like"),
     path("decks/<int:deck_id>/bookmark/", deck_api.DeckBookmarkView.as_view(), name="deck-bookmark"),
     path("decks/<int:deck_id>/comments/", comment_api.DeckCommentsView.as_view(), name="deck-comments"),
+    path("cards/<str:code>/stats/", card_stats_api.CardStatsView.as_view(), name="card-stats"),
     path("comments/<int:comment_id>/", comment_api.CommentView.as_view(), name="comment"),
     path("comments/<int:comment_id>/report/", comment_api.CommentReportView.as_view(), name="comment-report"),
     path("comments/<int:comment_id>/hide/", comment_api.CommentHideView.as_view(), name="comment-hide"),

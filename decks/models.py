@@ -462,3 +462,27 @@ class VerdictState(models.Model):
 
     def __str__(self) -> str:
         return self.catalog_version
+
+
+class CardStats(models.Model):
+    """What the community plays with a card, from the public decks of the standard format:
+    computed for every card at once by a background task (decks.card_stats) and stored, so that
+    a card page reads one row and never aggregates decks."""
+
+    card = models.OneToOneField(Card, primary_key=True, on_delete=models.CASCADE, related_name="+")
+    deck_count = models.PositiveIntegerField(default=0)  # public decks of the format that play it
+    decks_total = models.PositiveIntegerField(default=0)  # public decks of the format, all told
+    share = models.FloatField(default=0)  # of all public decks of the format
+    average_copies = models.FloatField(null=True)  # in the decks that play it
+    # [{"month": "2026-11", "deck_count": n, "share": x}], oldest first (the decks made that month)
+    by_month = models.JSONField(default=list)
+    # [{"card": code, "deck_count": n, "share": x}]: the cards most often in the same decks, `share`
+    # of the decks that play this one
+    played_with = models.JSONField(default=list)
+    # [{"general": code, "share": x, "synergy": y}]: its share of that general's decks, and that
+    # minus its share of all decks of the format, highest synergy first
+    synergy = models.JSONField(default=list)
+    computed = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"stats of {self.card_id}"

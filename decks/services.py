@@ -127,6 +127,9 @@ def save_deck(deck: Deck, data: DeckData, *, note: str = "", autosave: bool = Fa
             # a builder may have thousands).
             deck.announced = True
             transaction.on_commit(partial(_announce, deck))
+        if deck.public:
+            # The community's figures of each card count public decks: counted again, batched.
+            transaction.on_commit(_schedule_card_stats)
         deck.save()
         deck.entries.all().delete()
         DeckEntry.objects.bulk_create(
@@ -187,6 +190,12 @@ def keep_current_version(deck: Deck, note: str = "") -> None:
 def publish_history(deck: Deck) -> int:
     """The owner shows others every earlier version too; returns how many were private."""
     return deck.versions.filter(public=False).update(public=True)
+
+
+def _schedule_card_stats() -> None:
+    from decks.tasks import schedule_card_stats  # here: decks.tasks imports this module
+
+    schedule_card_stats()
 
 
 def _announce(deck: Deck) -> None:

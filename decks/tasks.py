@@ -45,6 +45,31 @@ def schedule_week_recount(when: datetime | None = None) -> None:
     recount_week_likes.using(run_after=run_after).enqueue()
 
 
+# Public decks saved within this long are counted in one run of the cards' figures.
+CARD_STATS_BATCH = timedelta(minutes=1)
+
+
+@task()
+def recompute_card_stats() -> int:
+    """Every card's figures from the public decks (decks.card_stats), for the saves of the last
+    minute together. Returns how many decks they rest on."""
+    from decks.card_stats import compute
+
+    return compute()
+
+
+def schedule_card_stats() -> None:
+    """Queue the cards' figures a minute on, unless a run is queued already: a hundred saves in
+    that minute make one run. A backend that cannot defer (tests) leaves it to the caller."""
+    from django_tasks_db.models import DBTaskResult
+
+    if not default_task_backend.supports_defer:
+        return
+    if DBTaskResult.objects.filter(task_path=recompute_card_stats.module_path, status="READY").exists():
+        return
+    recompute_card_stats.using(run_after=timezone.now() + CARD_STATS_BATCH).enqueue()
+
+
 @task()
 def tell_followers(deck_id: int) -> int:
     """A deck became public for the first time: each of its owner's followers is told (once,

@@ -250,4 +250,8 @@ def talk(owner: Any, deck: Any) -> dict[str, Any]:
     review, _new = reviews.write(recruit, reader, "前期的好幫手，配 [[劉備]] 更好。")
     reviews.write(recruit, owner, "三張剛好。")
     reviews.mark_helpful(review, owner, True)
+    # What the community plays: counted, so that card pages show their figures.
+    from decks.card_stats import compute
+
+    compute()
     return {"link": unlisted.link_token, "username": owner.username}

@@ -23,6 +23,7 @@ from catalog.lookup import catalog_index
 from catalog.models import Card, CardChange, Scan
 from collection.services import set_counts
 from contributions.models import Helpful, Proposal, Review
+from decks.card_stats import compute as compute_card_stats
 from decks.data import DeckData
 from decks.models import Deck, DeckBookmark, DeckComment
 from decks.services import refresh_verdicts, save_deck
@@ -106,6 +107,7 @@ def report() -> dict[str, dict[str, int]]:
     catalog_index()
     pictures_for(None)
     refresh_verdicts()  # decks check themselves once per catalogue version
+    compute_card_stats()  # the card pages' figures of what the public decks play
     rows: dict[str, dict[str, int]] = {}
 
     def measure(name: str, make: Any) -> None:
@@ -125,6 +127,10 @@ def report() -> dict[str, dict[str, int]]:
     measure(
         "GET /api/cards/<code>/reviews/",
         lambda n: _count(setups[n]["client"], "get", f"/api/cards/{setups[n]['reviewed'].code}/reviews/"),
+    )
+    measure(
+        "GET /api/cards/<code>/stats/",
+        lambda n: _count(anonymous, "get", f"/api/cards/{setups[n]['reviewed'].code}/stats/"),
     )
     # The rules are a data file: their page and answers read no table, whatever is searched.
     measure("GET /rules/", lambda n: _count(anonymous, "get", "/rules/?q=" + ("調度" if n == 10 else "部隊")))

@@ -1,0 +1,65 @@
+"""GET /api/cards/<code>/stats/: what the community plays with a card (decks.card_stats)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.exceptions import NotFound
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from catalog.models import Card
+from decks.api.decks import ERROR
+from decks.models import CardStats
+
+
+class MonthSerializer(serializers.Serializer):
+    month = serializers.CharField(help_text="YYYY-MM")
+    deck_count = serializers.IntegerField(help_text="Public decks made that month that play it")
+    share = serializers.FloatField(help_text="Of the public decks made that month")
+
+
+class PlayedWithSerializer(serializers.Serializer):
+    card = serializers.CharField()
+    deck_count = serializers.IntegerField(help_text="Decks that play both")
+    share = serializers.FloatField(help_text="Of the decks that play this card")
+
+
+class SynergySerializer(serializers.Serializer):
+    general = serializers.CharField()
+    share = serializers.FloatField(help_text="Of that general's public decks")
+    synergy = serializers.FloatField(help_text="That share minus the card's share of all decks")
+
+
+class CardStatsSerializer(serializers.Serializer):
+    """A card's figures from the public decks of the standard format; this serializer both
+    produces the answer and documents it. Before the first count: zeros, `computed` null."""
+
+    deck_count = serializers.IntegerField()
+    decks_total = serializers.IntegerField(help_text="Public decks of the format, all told")
+    share = serializers.FloatField()
+    average_copies = serializers.FloatField(allow_null=True, help_text="In the decks that play it")
+    by_month = MonthSerializer(many=True, help_text="The last 12 months, oldest first")
+    played_with = PlayedWithSerializer(many=True)
+    synergy = SynergySerializer(many=True, help_text="Generals with at least 5 public decks, highest synergy first")
+    computed = serializers.DateTimeField(allow_null=True, default=None)
+
+
+class CardStatsView(APIView):
+    """What the community plays with a card: computed in the background, read here."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: CardStatsSerializer, 404: ERROR})
+    def get(self, request: Request, code: str) -> Response:
+        card = Card.objects.by_code(code)
+        if card is None:
+            raise NotFound(_("No card with the code “%(code)s”.") % {"code": code[:40]})
+        stats = CardStats.objects.filter(card_id=card.pk).first()
+        if stats is None:  # not counted yet
+            empty = {"deck_count": 0, "decks_total": 0, "share": 0.0, "average_copies": None}
+            return Response(CardStatsSerializer({**empty, "by_month": [], "played_with": [], "synergy": []}).data)
+        return Response(CardStatsSerializer(stats).data)
