@@ -321,6 +321,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # Two answers have a `state` of their own choices: each enum named, not numbered by a hash.
+    "ENUM_NAME_OVERRIDES": {
+        "CommentStateEnum": ["shown", "pending", "deleted", "hidden"],
+        "ReviewStateEnum": ["shown", "pending"],
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "webutil.schema.document_body_limit",
