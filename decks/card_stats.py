@@ -18,8 +18,10 @@ import numpy as np
 from django.db import transaction
 from django.utils import timezone
 
+from catalog.lookup import catalog_index
 from catalog.models import Card
 from decks.models import MAIN, CardStats, Deck, DeckEntry
+from groups import formats
 from webutil import bounds
 
 FORMAT = "standard"
@@ -28,6 +30,9 @@ GENERALS_LISTED = bounds.declare("generals by synergy", 10, "generals", "the gen
 # A general's share rests on its decks: under this many, its synergy is noise and not listed.
 GENERAL_DECKS_AT_LEAST = 5
 MONTHS = 12
+# The copies a deck plays of one card that the average deck considers (the standard limit is 3).
+MOST_COPIES = 9
+TOP_CARDS = bounds.declare("a general's top cards", 40, "cards", "the most played cards a general's page lists")
 
 
 def _months(now: datetime) -> list[tuple[int, int]]:
@@ -76,6 +81,15 @@ def compute(now: datetime | None = None) -> int:
     month_decks = by_month.sum(axis=0)
     month_plays = by_month.T @ plays  # [month, card]
     code_by_pk = dict(Card.objects.values_list("pk", "code"))
+    # Each general's decks that play each card at 1, 2… copies: the most common count is the
+    # one its "average deck" takes.
+    at_count = np.stack([by_general.T @ (copies == c).astype(np.float32) for c in range(1, MOST_COPIES + 1)])
+    common_count = at_count.argmax(axis=0) + 1  # [general, card]
+    general_rows = {
+        general: _general_figures(k, general_plays, general_decks, common_count, share, card_pks, code_by_pk)
+        for k, general in enumerate(generals)
+        if general_decks[k] >= GENERAL_DECKS_AT_LEAST
+    }
     stats = []
     for j, card_pk in enumerate(card_pks):
         stats.append(
@@ -95,6 +109,8 @@ def compute(now: datetime | None = None) -> int:
                 ],
                 played_with=_played_with(j, together, deck_count, card_pks, code_by_pk),
                 synergy=_synergy(j, share, general_plays, general_decks, generals, code_by_pk),
+                top_cards=general_rows.get(card_pk, ([], []))[0],
+                average_deck=general_rows.get(card_pk, ([], []))[1],
                 computed=now,
             )
         )
@@ -129,3 +145,42 @@ def _synergy(
         rows.append({"general": code_by_pk[general], "share": of_general, "synergy": of_general - float(share[j])})
     rows.sort(key=lambda r: (-float(r["synergy"]), str(r["general"])))
     return rows[: int(GENERALS_LISTED)]
+
+
+def _general_figures(
+    k: int,
+    general_plays: Any,
+    general_decks: Any,
+    common_count: Any,
+    share: Any,
+    card_pks: list[int],
+    code_by_pk: dict[int, str],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """A general's most played cards (with their synergy), and its average deck: the most played
+    cards at their most common counts, name by name within the format's copy limits, until the
+    deck holds the format's least number of cards; none when its decks do not reach it."""
+    of_general = general_plays[k] / general_decks[k]
+    order = [j for j in np.argsort(-of_general, kind="stable") if of_general[j] > 0]
+    top = [
+        {"card": code_by_pk[card_pks[j]], "share": float(of_general[j]), "synergy": float(of_general[j] - share[j])}
+        for j in order[: int(TOP_CARDS)]
+    ]
+    fmt = formats.resolve(FORMAT)
+    index = catalog_index()
+    used: dict[str, int] = {}
+    deck: list[dict[str, Any]] = []
+    total = 0
+    for j in order:
+        if total >= fmt.min_cards:
+            break
+        facts = index.by_code[code_by_pk[card_pks[j]]]
+        if fmt.is_banned(facts) or not fmt.allows_set(facts):
+            continue
+        room = fmt.limit_for([facts]) - used.get(facts.same_name_key, 0)
+        count = min(int(common_count[k, j]), room, fmt.max_cards - total)
+        if count <= 0:
+            continue
+        used[facts.same_name_key] = used.get(facts.same_name_key, 0) + count
+        deck.append({"card": facts.code, "count": count})
+        total += count
+    return top, deck if total >= fmt.min_cards else []

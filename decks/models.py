@@ -482,6 +482,11 @@ class CardStats(models.Model):
     # [{"general": code, "share": x, "synergy": y}]: its share of that general's decks, and that
     # minus its share of all decks of the format, highest synergy first
     synergy = models.JSONField(default=list)
+    # A general's only: [{"card": code, "share": x, "synergy": y}], its decks' most played cards;
+    # and its "average deck", [{"card": code, "count": n}]: the most played cards at their most
+    # common counts, 40 or more cards, legal.
+    top_cards = models.JSONField(default=list)
+    average_deck = models.JSONField(default=list)
     computed = models.DateTimeField()
 
     def __str__(self) -> str:

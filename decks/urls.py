@@ -1,6 +1,6 @@
 from django.urls import path
 
-from decks.views import analysis, builder, comments, home, likes, outputs, shopping
+from decks.views import analysis, builder, comments, general, home, likes, outputs, shopping
 from decks.views import checker as check_views
 from decks.views import decks as deck_views
 
@@ -31,6 +31,7 @@ urlpatterns = [
     path("decks/<int:deck_id>/feature/", home.feature, name="feature"),
     path("d/<str:token>/", deck_views.linked, name="linked"),
     path("decks/<int:deck_id>/comments/", comments.write, name="comment"),
+    path("cards/<str:code>/decks/", general.general_decks, name="general"),
     path("comments/<int:comment_id>/edit/", comments.edit, name="comment-edit"),
     path("comments/<int:comment_id>/delete/", comments.delete, name="comment-delete"),
     path("comments/<int:comment_id>/hide/", comments.hide, name="comment-hide"),

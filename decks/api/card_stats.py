@@ -34,6 +34,17 @@ class SynergySerializer(serializers.Serializer):
     synergy = serializers.FloatField(help_text="That share minus the card's share of all decks")
 
 
+class TopCardSerializer(serializers.Serializer):
+    card = serializers.CharField()
+    share = serializers.FloatField(help_text="Of the general's public decks")
+    synergy = serializers.FloatField(help_text="That share minus the card's share of all decks")
+
+
+class AverageEntrySerializer(serializers.Serializer):
+    card = serializers.CharField()
+    count = serializers.IntegerField()
+
+
 class CardStatsSerializer(serializers.Serializer):
     """A card's figures from the public decks of the standard format; this serializer both
     produces the answer and documents it. Before the first count: zeros, `computed` null."""
@@ -45,6 +56,12 @@ class CardStatsSerializer(serializers.Serializer):
     by_month = MonthSerializer(many=True, help_text="The last 12 months, oldest first")
     played_with = PlayedWithSerializer(many=True)
     synergy = SynergySerializer(many=True, help_text="Generals with at least 5 public decks, highest synergy first")
+    top_cards = TopCardSerializer(many=True, required=False, help_text="A general's only: its decks' most played cards")
+    average_deck = AverageEntrySerializer(
+        many=True,
+        required=False,
+        help_text="A general's only: the most played cards at their most common counts, legal; [] under 5 decks",
+    )
     computed = serializers.DateTimeField(allow_null=True, default=None)
 
 
@@ -61,5 +78,17 @@ class CardStatsView(APIView):
         stats = CardStats.objects.filter(card_id=card.pk).first()
         if stats is None:  # not counted yet
             empty = {"deck_count": 0, "decks_total": 0, "share": 0.0, "average_copies": None}
-            return Response(CardStatsSerializer({**empty, "by_month": [], "played_with": [], "synergy": []}).data)
-        return Response(CardStatsSerializer(stats).data)
+            lists: dict[str, list[object]] = {
+                "by_month": [],
+                "played_with": [],
+                "synergy": [],
+                "top_cards": [],
+                "average_deck": [],
+            }
+            answer = dict(CardStatsSerializer({**empty, **lists}).data)
+        else:
+            answer = dict(CardStatsSerializer(stats).data)
+        if not card.can_lead:  # a general's figures only for a general
+            answer.pop("top_cards", None)
+            answer.pop("average_deck", None)
+        return Response(answer)

@@ -21,7 +21,7 @@ def card_play(card: Any) -> dict[str, Any]:
     """The card's stored figures (one query), the cards and generals they name as facts."""
     stats = CardStats.objects.filter(card_id=card.pk).first()
     if stats is None:
-        return {"stats": None}
+        return {"stats": None, "card": card}
     by_code = catalog_index().by_code
     months = stats.by_month
     top = max((m["share"] for m in months), default=0) or 1
@@ -30,6 +30,7 @@ def card_play(card: Any) -> dict[str, Any]:
         f"{k * step:.1f},{HEIGHT - 2 - m['share'] / top * (HEIGHT - 4):.1f}" for k, m in enumerate(months)
     )
     return {
+        "card": card,
         "stats": stats,
         "percent": round(stats.share * 100),
         "played_with": [

@@ -4,6 +4,7 @@ and the API read them."""
 
 from __future__ import annotations
 
+import html
 from datetime import UTC, datetime
 
 import pytest
@@ -128,3 +129,48 @@ def test_public_deck_saves_queue_one_run_a_minute_on(alice, settings, django_cap
 def test_before_the_first_count_the_api_answers_zeros(client: Client) -> None:
     data = client.get("/api/cards/YXJQ-003/stats/").json()
     assert data["deck_count"] == 0 and data["computed"] is None and data["by_month"] == []
+
+
+def test_a_generals_top_cards_and_average_deck_from_its_decks(alice, english) -> None:
+    from decks.legality import RequestedEntry, check_structured
+    from tests.support.deck_helpers import LEGAL_MAIN
+
+    # Five decks of 劉備: the legal forty in each; in three of them YXJQ-010 at 2 copies in
+    # place of one copy each of YXJQ-003 and YXJQ-004 (still forty cards).
+    for i in range(5):
+        main = dict(LEGAL_MAIN)
+        if i < 3:
+            main["YXJQ-003"], main["YXJQ-004"], main["YXJQ-010"] = 2, 2, 2
+        make_deck(alice, name=f"劉備{i}", general=LIU, main=main, public=True)
+    make_deck(alice, name="曹操", general=CAO, main=dict(LEGAL_MAIN), public=True)
+    compute()
+    stats = CardStats.objects.get(card__code=LIU)
+    top = {row["card"]: row for row in stats.top_cards}
+    assert top["YXJQ-010"]["share"] == pytest.approx(0.6)  # 3 of its 5 decks
+    # of all 6 decks 3 play it: 0.6 - 0.5
+    assert top["YXJQ-010"]["synergy"] == pytest.approx(0.1)
+    assert top["YXJQ-003"]["share"] == 1.0 and top["YXJQ-003"]["synergy"] == pytest.approx(0.0)
+    average = {row["card"]: row["count"] for row in stats.average_deck}
+    # the most common counts: 2 copies of 003 and 004 (3 decks of 5), 2 of 010; the rest as built
+    assert average["YXJQ-003"] == 2 and average["YXJQ-010"] == 2
+    assert sum(average.values()) >= 40
+    verdict = check_structured(LIU, [RequestedEntry(c, n) for c, n in average.items()], [])
+    assert verdict.legal, verdict.problems
+    assert CardStats.objects.get(card__code=CAO).average_deck == []  # one deck: too few
+
+    page = Client().get(f"/cards/{LIU}/decks/").content.decode()
+    assert "The average deck" in page and 'href="/cards/YXJQ-010/"' in page and "劉備4" in page
+    assert Client().get("/cards/YXJQ-003/decks/").status_code == 404  # not a general
+    assert "Too few public decks" in Client().get(f"/cards/{CAO}/decks/").content.decode()
+    data = Client().get(f"/api/cards/{LIU}/stats/").json()
+    assert {row["card"]: row["count"] for row in data["average_deck"]} == average
+    assert "average_deck" not in Client().get("/api/cards/YXJQ-003/stats/").json()
+    # opened in the builder: a new deck of the reader's, legal
+    reader = Client()
+    reader.force_login(alice)
+    form = reader.get(f"/cards/{LIU}/decks/").content.decode()
+    text = html.unescape(form.split('name="text" value="')[1].split('"')[0])
+    made = reader.post("/decks/import/", {"text": text, "name": "平均", "format": "standard"})
+    assert made.status_code == 302
+    opened = Deck.objects.get(name="平均")
+    assert opened.is_legal and opened.main_count == sum(average.values())

@@ -231,6 +231,7 @@ ROUTES = [
     Route("get", "/cards/YXJQ-003/reviews/mine/", 200, (302,), (200,)),
     Route("get", "/api/cards/YXJQ-003/reviews/", 200, (200,), (200,)),
     Route("get", "/api/cards/YXJQ-003/stats/", 200, (200,), (200,)),
+    Route("get", "/cards/WJ-001/decks/", 200, (200,), (200,)),
     Route("get", "/api/decks/{deck}/", 200, (404,), (404,)),
     Route("patch", "/api/decks/{deck}/", 200, (401,), (404,), {"name": "x"}, json=True),
     Route("get", "/api/decks/{deck}/legality/", 200, (404,), (404,)),

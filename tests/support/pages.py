@@ -19,6 +19,7 @@ PUBLIC = [
     "/cards/LSHJ-001/",
     "/cards/syntax/",
     "/rules/",
+    "/cards/WJ-001/decks/",  # a general's page: its cards, its average deck, its decks
     "/rules/?q=調度",  # a search within the rules: the sections found, the words marked
     "/sets/",
     "/sets/YXJQ/",
@@ -250,8 +251,12 @@ def talk(owner: Any, deck: Any) -> dict[str, Any]:
     review, _new = reviews.write(recruit, reader, "前期的好幫手，配 [[劉備]] 更好。")
     reviews.write(recruit, owner, "三張剛好。")
     reviews.mark_helpful(review, owner, True)
-    # What the community plays: counted, so that card pages show their figures.
+    # What the community plays: counted, so that card pages show their figures, and 劉備's page
+    # its average deck (five public decks of his are needed).
     from decks.card_stats import compute
+
+    for i in range(5):
+        make_deck(owner, name=f"劉備流{i}", general="WJ-001", public=True)
 
     compute()
     return {"link": unlisted.link_token, "username": owner.username}

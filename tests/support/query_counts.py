@@ -128,6 +128,8 @@ def report() -> dict[str, dict[str, int]]:
         "GET /api/cards/<code>/reviews/",
         lambda n: _count(setups[n]["client"], "get", f"/api/cards/{setups[n]['reviewed'].code}/reviews/"),
     )
+    # A general's page: the newest of its public decks (each setup's n are all 劉備's).
+    measure("GET /cards/<general>/decks/", lambda n: _count(setups[n]["client"], "get", "/cards/WJ-001/decks/"))
     measure(
         "GET /api/cards/<code>/stats/",
         lambda n: _count(anonymous, "get", f"/api/cards/{setups[n]['reviewed'].code}/stats/"),
