@@ -174,3 +174,14 @@ def test_a_generals_top_cards_and_average_deck_from_its_decks(alice, english) ->
     assert made.status_code == 302
     opened = Deck.objects.get(name="平均")
     assert opened.is_legal and opened.main_count == sum(average.values())
+
+
+def test_no_public_decks_count_zeros_and_a_second_run_writes_over(alice) -> None:
+    make_deck(alice, name="私人")
+    assert compute() == 0
+    recruit = CardStats.objects.get(card__code="YXJQ-003")
+    assert (recruit.deck_count, recruit.share, recruit.average_copies, recruit.played_with) == (0, 0.0, None, [])
+    make_deck(alice, name="公開", main={"YXJQ-003": 3}, public=True)
+    assert compute() == 1
+    assert CardStats.objects.get(card__code="YXJQ-003").deck_count == 1
+    assert CardStats.objects.count() == Card.objects.count()
