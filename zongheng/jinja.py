@@ -21,6 +21,7 @@ def environment(**options: Any) -> Environment:
             "label": cards.label,
             "user_text": cards.user_text,
             "rarity": cards.rarity,
+            "term_marker": cards.term_marker_html,
         }
     )
     return env

@@ -12,6 +12,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django import template
+from django.template.loader import render_to_string
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
@@ -338,3 +339,16 @@ def term_marker(slug: str | None) -> dict[str, Any]:
         "lang": "zh-Hans" if script == "zh_hans" else "zh-Hant",
         "href": f"{reverse_memo('catalog:rules')}#{term.anchor}",
     }
+
+
+# The marker's HTML by term and language: the rules and their words do not change while the
+# process lives, and the builder's search repeats it on every row.
+_MARKERS: dict[tuple[str, str], SafeString] = {}
+
+
+def term_marker_html(slug: str | None) -> SafeString:
+    """term_marker's HTML, for the Jinja2 rows (the builder's search results)."""
+    key = (slug or "", get_language() or "")
+    if key not in _MARKERS:
+        _MARKERS[key] = mark_safe(render_to_string("catalog/_term_marker.html", term_marker(slug)).strip())  # noqa: S308 (a template's escaped output)
+    return _MARKERS[key]

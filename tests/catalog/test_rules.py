@@ -148,6 +148,10 @@ def test_the_deck_page_and_the_builder_mark_the_kinds(alice) -> None:
     for path in (f"/decks/{deck.pk}/", f"/decks/{deck.pk}/build/"):
         page = owner.get(path).content.decode()
         assert 'data-term="troop"' in page and 'href="/rules/#turn-main"' in page, path
+    # the builder's search results (rows drawn by Jinja2): each card's kind marked too
+    found = owner.get(f"/decks/{deck.pk}/build/", {"q": "南蠻入侵"}).content.decode()
+    results = found.split('<ul class="search-results">')[1].split("</ul>")[0]
+    assert "南蠻入侵" in results and 'data-term="tactic"' in results
 
 
 def test_the_rules_and_terms_api(client: Client) -> None:
