@@ -13,7 +13,8 @@ counted once. Prints JSON: p50 and p99 per page and side, the queries, and their
 is judged on the medians (a p99 of 300 requests is their third slowest, moved by any pause).
 
 #51's goal: the builder, the collection and the deck list cost at most 1.5x what they cost before
-it (15c5a1b is the last commit before its first, "Decks keep their card set").
+it (15c5a1b is the last commit before its first, "Decks keep their card set"). #52's: the builder,
+the deck page and the card list, marking terms, at most 1.5x (45d86ef is the last before it).
 """
 
 from __future__ import annotations
@@ -69,6 +70,8 @@ pages = {
     "my decks": "/decks/mine/",
     "public decks": "/decks/",
     "deck page": f"/decks/{mine[0].pk}/",
+    "card list": "/cards/",
+    "card page": "/cards/WJ-001/",
 }
 client = Client()
 client.force_login(reader)

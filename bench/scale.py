@@ -444,6 +444,8 @@ def in_process(points: list[Endpoint], total: int) -> dict[str, dict[str, float]
 
 
 SOCIAL = ("sort=-likes", "200 comments", "GET / (home page)")
+# #52's, judged in-process too: under 50 ms at p99.
+KNOWLEDGE = ("figures, reviews", "general's page")
 
 
 def social_verdict(full: dict[str, dict[str, float]], inside: dict[str, dict[str, float]]) -> dict[str, Any]:
@@ -554,6 +556,10 @@ def endpoints(port: int) -> list[Endpoint]:
             f"/api/decks/?public=1&{by_cards}&sort=-likes",
         ),
         Endpoint("GET /decks/<id>/ (public, 200 comments)", "GET", f"/decks/{TALKED_DECK}/"),
+        # What players know of a card (#52): its page with the community's figures and reviews,
+        # and a general's page.
+        Endpoint("GET /cards/<code>/ (figures, reviews)", "GET", "/cards/YXJQ-003/"),
+        Endpoint("GET /cards/<general>/decks/ (general's page)", "GET", "/cards/WJ-001/decks/"),
         Endpoint("GET / (home page)", "GET", "/"),
         Endpoint("GET /api/decks/?public=1 (page 6, by cursor)", "GET", path),
         Endpoint("GET /decks/<id>/ (public)", "GET", f"/decks/{public_deck}/"),
@@ -652,8 +658,8 @@ def again(requests: int, only: str) -> dict[str, dict[str, float]]:
         request(port, "GET", "/decks/", None)
         points = [point for point in endpoints(port) if only in point.name]
         measured = measure(points, port, requests)
-    social = [point for point in points if any(s in point.name for s in SOCIAL)]
-    if social:  # #51's endpoints are also judged in-process
+    social = [point for point in points if any(s in point.name for s in (*SOCIAL, *KNOWLEDGE))]
+    if social:  # #51's and #52's endpoints are also judged in-process
         measured |= {f"{name} (in-process)": r for name, r in in_process(social, 300).items()}
     return measured
 
@@ -678,6 +684,7 @@ def main() -> None:
     setup_django()
     from django.core.management import call_command
 
+    from decks.card_stats import compute as compute_card_stats
     from decks.models import VerdictState
     from decks.services import verdict_stamp
 
@@ -693,6 +700,8 @@ def main() -> None:
         counts = generate(previous, size, lists, rng)
         # The decks were written with the verdicts of this catalogue version.
         VerdictState.objects.update_or_create(pk=1, defaults={"catalog_version": verdict_stamp()})
+        # The community's figures of each card, as the background task counts them after saves.
+        compute_card_stats()
         report[f"{label}_generated"] = counts | {"seconds": round(time.perf_counter() - started, 1)}
         previous = size
         with gunicorn(environment(PG_URL), workers=WORKERS) as port:
