@@ -75,20 +75,24 @@ def book() -> Book:
     return Book(sections, Older(older["anchor"], older["title"]["zh_hans"], older["text"]["zh_hans"]))
 
 
+@lru_cache(maxsize=1)
+def _searched() -> list[tuple[Section, str]]:
+    """Each section with what a search reads of it (its titles and texts, in Traditional), made
+    once per process: the rules do not change while it lives."""
+    out = []
+    for section in book().sections:
+        parts = (section.title["zh_hant"], section.text["zh_hant"], section.text["zh_hans"])
+        words = " ".join(textkeys.to_traditional(part or "") for part in parts)
+        out.append((section, f"{words} {section.title.get('en') or ''}".casefold()))
+    return out
+
+
 def matching(query: str) -> list[Section]:
     """The sections whose title or text holds `query`, typed in either script."""
     wanted = textkeys.to_traditional(query.strip()).casefold()
     if not wanted:
         return []
-    found = []
-    for section in book().sections:
-        words = " ".join(
-            textkeys.to_traditional(part or "")
-            for part in (section.title["zh_hant"], section.text["zh_hant"], section.text["zh_hans"])
-        )
-        if wanted in words.casefold() or wanted in (section.title.get("en") or "").casefold():
-            found.append(section)
-    return found
+    return [section for section, words in _searched() if wanted in words]
 
 
 def reader_script() -> Script:

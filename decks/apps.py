@@ -30,10 +30,7 @@ class DecksConfig(AppConfig):
         from django.db.models.signals import post_delete, pre_delete
 
         from catalog import cache_version
-        from decks import (
-            card_stats,  # noqa: F401  (declares its bounds: the README's table lists them)
-            comments,  # noqa: F401  (registers comments as writing moderation sees)
-        )
+        from decks import comments  # noqa: F401  (registers comments as writing moderation sees)
         from decks.models import Deck, DeckLike
         from decks.services import refresh_after_commit
         from groups.models import HouseFormat, Membership

@@ -20,19 +20,15 @@ from django.utils import timezone
 
 from catalog.lookup import catalog_index
 from catalog.models import Card
-from decks.models import MAIN, CardStats, Deck, DeckEntry
+from decks.models import GENERALS_LISTED, MAIN, PLAYED_WITH, TOP_CARDS, CardStats, Deck, DeckEntry
 from groups import formats
-from webutil import bounds
 
 FORMAT = "standard"
-PLAYED_WITH = bounds.declare("cards played with", 10, "cards", "the cards a card page lists as most often beside it")
-GENERALS_LISTED = bounds.declare("generals by synergy", 10, "generals", "the generals a card page lists by synergy")
 # A general's share rests on its decks: under this many, its synergy is noise and not listed.
 GENERAL_DECKS_AT_LEAST = 5
 MONTHS = 12
 # The copies a deck plays of one card that the average deck considers (the standard limit is 3).
 MOST_COPIES = 9
-TOP_CARDS = bounds.declare("a general's top cards", 40, "cards", "the most played cards a general's page lists")
 
 
 def _months(now: datetime) -> list[tuple[int, int]]:
@@ -50,7 +46,8 @@ def compute(now: datetime | None = None) -> int:
     public decks of the format they rest on."""
     now = now or timezone.now()
     decks = list(Deck.objects.listed().filter(format=FORMAT).values_list("pk", "general_id", "created"))
-    card_pks = list(Card.objects.order_by("pk").values_list("pk", flat=True))
+    code_by_pk = dict(Card.objects.order_by("pk").values_list("pk", "code"))
+    card_pks = list(code_by_pk)
     row = {pk: i for i, (pk, _general, _made) in enumerate(decks)}
     column = {pk: j for j, pk in enumerate(card_pks)}
     copies = np.zeros((len(decks), len(card_pks)), dtype=np.float32)
@@ -80,7 +77,6 @@ def compute(now: datetime | None = None) -> int:
             by_month[i, k] = 1
     month_decks = by_month.sum(axis=0)
     month_plays = by_month.T @ plays  # [month, card]
-    code_by_pk = dict(Card.objects.values_list("pk", "code"))
     # Each general's decks that play each card at 1, 2… copies: the most common count is the
     # one its "average deck" takes.
     at_count = np.stack([by_general.T @ (copies == c).astype(np.float32) for c in range(1, MOST_COPIES + 1)])

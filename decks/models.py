@@ -20,6 +20,7 @@ from decks.i18n import format_label
 from decks.needs import MissingCopies, NeedsField
 from groups.models import Membership
 from rules_check import DEFAULT_FORMAT
+from webutil import bounds
 from webutil.urls import reverse_memo
 
 # Counts are stored as the player gave them (illegal ones included); beyond this it is a typo.
@@ -462,6 +463,13 @@ class VerdictState(models.Model):
 
     def __str__(self) -> str:
         return self.catalog_version
+
+
+# How long the lists of a card's figures are (declared here, with the rows that keep them, so
+# that they are known at start-up: the README's table of bounds lists them).
+PLAYED_WITH = bounds.declare("cards played with", 10, "cards", "the cards a card page lists as most often beside it")
+GENERALS_LISTED = bounds.declare("generals by synergy", 10, "generals", "the generals a card page lists by synergy")
+TOP_CARDS = bounds.declare("a general's top cards", 40, "cards", "the most played cards a general's page lists")
 
 
 class CardStats(models.Model):

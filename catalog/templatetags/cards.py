@@ -323,10 +323,7 @@ def with_terms(text: str | None) -> SafeString:
     return terms.mark(text.replace("\r\n", "\n"), script, url)
 
 
-@register.inclusion_tag("catalog/_term_marker.html")
-def term_marker(slug: str | None) -> dict[str, Any]:
-    """A small "?" beside a label that is a game term (快速, 部隊, 覺醒值…): the term's definition
-    on hover, focus or a tap, and a link to its rules section. Nothing for other labels."""
+def _term_marker_context(slug: str | None) -> dict[str, Any]:
     term = terms.TERMS.get(slug or "")
     if term is None:
         return {"term": None}
@@ -342,13 +339,17 @@ def term_marker(slug: str | None) -> dict[str, Any]:
 
 
 # The marker's HTML by term and language: the rules and their words do not change while the
-# process lives, and the builder's search repeats it on every row.
+# process lives, and pages repeat it (the builder's search on every row).
 _MARKERS: dict[tuple[str, str], SafeString] = {}
 
 
+@register.simple_tag(name="term_marker")
 def term_marker_html(slug: str | None) -> SafeString:
-    """term_marker's HTML, for the Jinja2 rows (the builder's search results)."""
+    """A small "?" beside a label that is a game term (快速, 部隊, 覺醒值…): the term's definition
+    on hover, focus or a tap, and a link to its rules section; nothing for other labels. The
+    pages' tag and the Jinja2 rows' filter alike."""
     key = (slug or "", get_language() or "")
     if key not in _MARKERS:
-        _MARKERS[key] = mark_safe(render_to_string("catalog/_term_marker.html", term_marker(slug)).strip())  # noqa: S308 (a template's escaped output)
+        html = render_to_string("catalog/_term_marker.html", _term_marker_context(slug)).strip()
+        _MARKERS[key] = mark_safe(html)  # noqa: S308 (a template's escaped output)
     return _MARKERS[key]

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from catalog.models import Card, CardChange, Scan
 from collection.models import CollectionChange
-from contributions import services
+from contributions import reviews, services
 from decks.services import set_groups
 from events.models import Event, Match, Submission
 from groups.services import create_format
@@ -230,6 +230,13 @@ ROUTES = [
     # tests/contributions/test_reviews.py says who may do what to a review).
     Route("get", "/cards/YXJQ-003/reviews/mine/", 200, (302,), (200,)),
     Route("get", "/api/cards/YXJQ-003/reviews/", 200, (200,), (200,)),
+    Route("post", "/cards/WJ-001/reviews/mine/", 302, (302,), (302,), {"body": "改寫"}),
+    Route("post", "/api/cards/WJ-001/reviews/", 200, (401,), (201,), {"body": "改寫"}, json=True),
+    Route("post", "/reviews/{review}/delete/", 302, (302,), (404,)),
+    Route("post", "/reviews/{review}/helpful/", 302, (302,), (302,)),
+    Route("post", "/reviews/{review}/report/", 302, (302,), (302,)),
+    Route("post", "/api/reviews/{review}/helpful/", 403, (401,), (200,), {}, json=True),
+    Route("delete", "/api/reviews/{review}/helpful/", 403, (401,), (200,)),
     Route("get", "/api/cards/YXJQ-003/stats/", 200, (200,), (200,)),
     Route("get", "/cards/WJ-001/decks/", 200, (200,), (200,)),
     Route("get", "/api/decks/{deck}/", 200, (404,), (404,)),
@@ -374,7 +381,10 @@ def world(alice, bob, charlie, media_root):
     set_groups(deck, [group])
     game = log_game(group, alice, (Side("alice"), Side("dora")), "alice")
     house = create_format(group, alice, HOUSE_RULES | {"banned": ["酒"]})
+    # alice's review of 劉備: hers to change or delete, others' to mark helpful or report
+    review, _new = reviews.write(Card.objects.get(code="WJ-001"), alice, "好用的主將")
     return {
+        "review": review.pk,
         "format": house.pk,
         **paper_sheet(event),
         "group": group.pk,
