@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 
-from catalog import facts
+from catalog import facts, rulings
 from catalog.changes import revert as revert_change
 from catalog.models import Card, CardChange, CardSet
 from rules_check.codes import normalize_code
@@ -101,6 +101,9 @@ class ChangesFeed(Feed):
         return obj["rows"]
 
     def item_title(self, item: CardChange) -> str:
+        if item.ruling_id:
+            named = _("Ruling #%(id)d") % {"id": item.ruling_id}
+            return f"{item.card.code} {item.card.name}{colon()}{named}"
         names = pgettext("between the items of a list", ", ").join(
             str(facts.FACTS[n].label) if n in facts.FACTS else n for n in item.changes
         )
@@ -109,6 +112,11 @@ class ChangesFeed(Feed):
     def item_description(self, item: CardChange) -> str:
         """The change as HTML (Atom's summary type="html"): every value and note is user text,
         escaped here so that a feed reader shows `<script>` as text, never runs it."""
+        if item.ruling is not None:
+            _before, after = item.changes["ruling"]
+            state = _("withdrawn") if after == rulings.WITHDRAWN else _("in force")
+            shown = [f"{state}{colon()}{item.ruling.question}", item.ruling.answer, item.ruling.source]
+            return "<br>".join(escape(line) for line in shown)
         after_label = colon()
         lines = [
             f"{name}{after_label}{before if before is not None else '—'} → {after if after is not None else '—'}"
@@ -181,12 +189,16 @@ def revert(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         title=_("Revert change #%(id)d?") % {"id": change.pk},
         message=_(
-            "The facts it changed get back the values they had before; the revert is itself a change in the history."
+            "What it changed goes back as it was before (a ruling it made is withdrawn); the revert is itself a change "
+            "in the history."
         ),
         button=_("Revert"),
         back=change.get_absolute_url(),
     )
     if asked is not None:
         return asked
-    revert_change(change, request.user)
+    if change.ruling_id:
+        rulings.revert(change, request.user)
+    else:
+        revert_change(change, request.user)
     return redirect("catalog:card-history", change.card.code)

@@ -3,6 +3,7 @@ from __future__ import annotations
 import builtins
 
 from django.conf import settings
+from django.core.validators import MaxLengthValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -277,7 +278,7 @@ def rebuild_search_keys(cards: list[Card]) -> None:
 
 class CardChangeQuerySet(models.QuerySet["CardChange"]):
     def for_history(self) -> CardChangeQuerySet:
-        return self.select_related("card", "proposer", "reviewer", "reverts").order_by("-created_at", "-pk")
+        return self.select_related("card", "proposer", "reviewer", "reverts", "ruling").order_by("-created_at", "-pk")
 
 
 class CardChange(models.Model):
@@ -304,6 +305,8 @@ class CardChange(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     reverts = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="reverted_by")
+    # A ruling's entry (catalog.rulings): `changes` is {"ruling": [state before, state after]}.
+    ruling = models.ForeignKey("Ruling", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
 
     objects = CardChangeQuerySet.as_manager()
 
@@ -318,6 +321,89 @@ class CardChange(models.Model):
 
     def rows(self) -> list[tuple[str, object, object]]:
         return [(name, before, after) for name, (before, after) in self.changes.items()]
+
+
+# A ruling's bounds: a question and its answer are a few sentences each; a source is a name.
+MAX_QUESTION = 1_000
+MAX_ANSWER = 2_000
+MAX_SOURCE = 200
+MAX_RULING_CARDS = 10
+
+
+class RulingQuerySet(models.QuerySet["Ruling"]):
+    def shown(self) -> RulingQuerySet:
+        """Rulings in the record: all but those a curator took back (a revert)."""
+        return self.filter(withdrawn=False)
+
+    def for_lists(self) -> RulingQuerySet:
+        """Newest first, each with its cards and whether a later ruling replaced it (in the
+        prefetched `replaced_by`), at a fixed number of queries."""
+        later = Ruling.objects.filter(withdrawn=False).order_by("decided_on", "pk")
+        return (
+            self.select_related("entered_by", "replaces")
+            .prefetch_related(
+                models.Prefetch("cards", queryset=Card.objects.order_by("code")),
+                models.Prefetch("replaced_by", queryset=later),
+            )
+            .order_by("-decided_on", "-pk")
+        )
+
+    def of_card(self, card: Card) -> RulingQuerySet:
+        return self.filter(cards=card)
+
+    def citing(self, term: str) -> RulingQuerySet:
+        return self.filter(terms__contains=f" {term} ")
+
+
+class Ruling(models.Model):
+    """How a question of play was settled: a question, its answer, where the answer comes from
+    and when. Made only through catalog.rulings, when a curator approves a proposal; a later
+    ruling may replace it (it stays, marked superseded), and a curator's revert withdraws it."""
+
+    class Source(models.TextChoices):
+        OFFICIAL = "official", gettext_lazy("Official FAQ")
+        ORGANISER = "organiser", gettext_lazy("Organiser's ruling")
+        JUDGE = "judge", gettext_lazy("Judge's answer")
+
+    cards = models.ManyToManyField(Card, related_name="rulings")
+    question = models.TextField(max_length=MAX_QUESTION, validators=[MaxLengthValidator(MAX_QUESTION)])
+    answer = models.TextField(max_length=MAX_ANSWER, validators=[MaxLengthValidator(MAX_ANSWER)])
+    source_kind = models.CharField(max_length=10, choices=Source.choices)
+    source = models.CharField(max_length=MAX_SOURCE)
+    url = models.URLField(max_length=500, blank=True)
+    decided_on = models.DateField()
+    replaces = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="replaced_by")
+    # The slugs of the terms (catalog.terms) its question or answer names, found when it was
+    # made, each between spaces (" fast soul "): found with a plain `contains` on any database.
+    terms = models.CharField(max_length=300, blank=True, default="")
+    withdrawn = models.BooleanField(default=False)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = RulingQuerySet.as_manager()
+
+    class Meta:
+        indexes = [models.Index(fields=["-decided_on", "-id"], name="ruling_newest")]
+
+    def __str__(self) -> str:
+        return f"ruling {self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("catalog:ruling", args=[self.pk])
+
+    @property
+    def term_slugs(self) -> list[str]:
+        return self.terms.split()
+
+    @property
+    def superseded_by(self) -> Ruling | None:
+        """The later ruling in force that replaced this one (from the prefetched list)."""
+        return next(iter(self.replaced_by.all()), None)
 
 
 class CardImage(models.Model):

@@ -21,7 +21,7 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from catalog import facts, search, textkeys, vocab
+from catalog import facts, rulings, search, textkeys, vocab
 from catalog.models import SearchKey
 from webutil import bounds
 
@@ -76,8 +76,16 @@ KEYWORDS: tuple[Keyword, ...] = (
         "",
         False,
         ("is", "是"),
-        {"incomplete": "incomplete", "不完整": "incomplete", "待補": "incomplete", "待补": "incomplete"},
-        gettext_lazy("cards that lack a fact their kind prints"),
+        {
+            "incomplete": "incomplete",
+            "不完整": "incomplete",
+            "待補": "incomplete",
+            "待补": "incomplete",
+            "ruled": "ruled",
+            "有裁定": "ruled",
+            "裁定": "ruled",
+        },
+        gettext_lazy("cards that lack a fact their kind prints (incomplete), or have rulings (ruled)"),
         "is:incomplete",
     ),
     Keyword(
@@ -352,7 +360,7 @@ def _term(token: Token) -> Q:
                 token.position,
             )
         if keyword.name == "is":
-            cond = facts.incomplete()
+            cond = facts.incomplete() if slug == "incomplete" else rulings.ruled()
         elif keyword.name == "missing":
             cond = facts.FACTS[slug].missing()
         else:

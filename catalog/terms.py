@@ -117,3 +117,12 @@ def _marked(term: Term, word: str, script: rules.Script, rules_url: str) -> str:
         f'<span class="term" data-term="{term.slug}">'
         f'<a href="{escape(rules_url)}#{term.anchor}">{escape(word)}</a>{tip}</span>'
     )
+
+
+def cited(text: str) -> list[str]:
+    """The slugs of the terms `text` names, in either script, in the registry's order."""
+    found: set[str] = set()
+    for script in ("zh_hant", "zh_hans"):
+        pattern, by_word = _pattern(script)
+        found.update(by_word[m.group(0)].slug for m in pattern.finditer(text))
+    return [slug for slug in TERMS if slug in found]

@@ -13,10 +13,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from catalog import cache_version, query, rules, terms, textkeys
+from catalog import cache_version, query, rules, rulings, terms, textkeys
 from catalog.faces import colours
 from catalog.filters import TIDY_DEFAULTS, CardFilter
-from catalog.models import Card, CardSet
+from catalog.models import Card, CardSet, Ruling
 from catalog.preview import card_png
 from catalog.vocab import Kind, Tier
 from rules_check.codes import normalize_code
@@ -152,6 +152,7 @@ def card_face(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
 # A preview picture changes with the catalogue; kept this long per card, version and language.
 PREVIEW_SECONDS = 24 * 3600
+RULINGS_PER_PAGE = 50
 
 
 def card_image(request: HtmxHttpRequest, code: str) -> HttpResponse:
@@ -188,6 +189,7 @@ def rules_page(request: HtmxHttpRequest) -> HttpResponse:
     lang = "zh-Hans" if script == "zh_hans" else "zh-Hant"  # the printed words' own language
     sections = rules.shown(script, wanted)
     found = [s for s in _flat(sections) if s.matched] if wanted else None
+    cited = rulings.citing_counts()
     return render(
         request,
         "catalog/rules.html",
@@ -199,12 +201,37 @@ def rules_page(request: HtmxHttpRequest) -> HttpResponse:
             "english": script == "en",
             "older": rules.book().older,
             "terms": [
-                {"term": t, "word": t.word_in(script), "definition": t.definition(script), "lang": lang}
+                {
+                    "term": t,
+                    "word": t.word_in(script),
+                    "definition": t.definition(script),
+                    "lang": lang,
+                    "rulings": cited.get(t.slug, 0),
+                }
                 for t in terms.TERMS.values()
             ],
         },
         status=200 if valid else 400,
     )
+
+
+def rulings_page(request: HtmxHttpRequest) -> HttpResponse:
+    """Every ruling in the record, newest first, superseded ones too; `?term=` those naming a
+    term (the rules page links each term here)."""
+    shown = Ruling.objects.shown()
+    term = terms.TERMS.get(request.GET.get("term", ""))
+    if term is not None:
+        shown = shown.citing(term.slug)
+    page = Paginator(shown.for_lists(), RULINGS_PER_PAGE).get_page(request.GET.get("page"))
+    script = rules.reader_script()
+    context = {"page": page, "term": term, "word": term.word_in(script) if term else "", "terms": terms.TERMS}
+    return render(request, "catalog/rulings.html", context)
+
+
+def ruling_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """One ruling, also one withdrawn (the history links here): its cards, source and date."""
+    ruling = get_object_or_404(Ruling.objects.for_lists(), pk=pk)
+    return render(request, "catalog/ruling.html", {"ruling": ruling})
 
 
 def _flat(sections: list[rules.Shown]) -> list[rules.Shown]:

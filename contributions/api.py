@@ -92,7 +92,14 @@ class ProposalOutputSerializer(serializers.Serializer):
     card = serializers.CharField(source="card.code", help_text="The card's code")
     author = serializers.CharField(source="author.username")
     status = serializers.ChoiceField(choices=Proposal.Status.values)
+    kind = serializers.ChoiceField(choices=Proposal.Kind.values, help_text="facts, or a ruling")
     facts = serializers.JSONField()
+    ruling = serializers.JSONField(
+        source="ruling_or_none",
+        allow_null=True,
+        help_text="The proposed ruling (question, answer, source_kind, source, url, decided_on, cards, replaces); "
+        "null for facts",
+    )
     base = serializers.JSONField(help_text="The card's values of those facts when proposed")
     note = serializers.CharField()
     photos = serializers.ListField(

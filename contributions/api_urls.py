@@ -3,10 +3,11 @@
 from django.urls import path
 
 from contributions import api as contributions_api
-from contributions import review_api
+from contributions import review_api, ruling_api
 
 urlpatterns = [
     path("cards/<str:code>/proposals/", contributions_api.CardProposalsView.as_view(), name="card-proposals"),
+    path("cards/<str:code>/rulings/", ruling_api.CardRulingsView.as_view(), name="card-rulings"),
     path("cards/<str:code>/reviews/", review_api.CardReviewsView.as_view(), name="card-reviews"),
     path("reviews/<int:review_id>/helpful/", review_api.HelpfulView.as_view(), name="review-helpful"),
     path("proposals/", contributions_api.ProposalListView.as_view(), name="proposal-list"),

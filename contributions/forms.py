@@ -6,9 +6,11 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext
 
-from catalog import facts
-from catalog.models import Card
+from catalog import facts, rulings
+from catalog.models import MAX_ANSWER, MAX_QUESTION, MAX_SOURCE, Card, Ruling
+from catalog.rulings import MAX_URL
 from contributions.models import MAX_NOTE
+from webutil.form_fields import ChineseAwareSelect
 
 
 class ProposalForm(forms.Form):
@@ -67,3 +69,56 @@ class ProposalForm(forms.Form):
 
     def uploads(self) -> dict[str, Any]:
         return {side: self.cleaned_data[side] for side in ("front", "back") if self.cleaned_data.get(side)}
+
+
+class RulingForm(forms.Form):
+    """A proposed ruling: the question, its answer, where the answer comes from and when, the
+    other cards it concerns and the ruling it replaces. Checked in catalog.rulings (through
+    contributions.services), as the API's are."""
+
+    question = forms.CharField(
+        label=_("Question"),
+        max_length=MAX_QUESTION,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("The situation at the table, as a question."),
+    )
+    answer = forms.CharField(label=_("Answer"), max_length=MAX_ANSWER, widget=forms.Textarea(attrs={"rows": 4}))
+    source_kind = forms.ChoiceField(label=_("Kind of source"), choices=Ruling.Source.choices)
+    source = forms.CharField(
+        label=_("Source"),
+        max_length=MAX_SOURCE,
+        help_text=_("The document's name, or who ruled: “Official FAQ v2”, “Judge Wang at the Taipei open”."),
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+    url = forms.CharField(
+        label=_("Link to the source"),
+        required=False,
+        max_length=MAX_URL,
+        widget=forms.URLInput(attrs={"inputmode": "url", "placeholder": "https://"}),
+    )
+    decided_on = forms.CharField(
+        label=_("Date of the ruling"), max_length=10, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    cards = forms.CharField(
+        label=_("Other cards it concerns"),
+        required=False,
+        max_length=400,
+        help_text=_("Their codes, separated by spaces or commas (optional)."),
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters"}),
+    )
+    replaces = forms.ChoiceField(label=_("It supersedes"), required=False, widget=ChineseAwareSelect)
+
+    def __init__(self, card: Card, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.card = card
+        earlier = rulings.replaceable(card)
+        choices: list[tuple[str, str]] = [("", str(_("No earlier ruling")))]
+        choices += [(str(r.pk), f"#{r.pk} {r.decided_on.isoformat()} {r.question[:60]}") for r in earlier]
+        field = self.fields["replaces"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = choices
+        if not earlier:
+            del self.fields["replaces"]
+
+    def proposed(self) -> dict[str, Any]:
+        return {name: value for name, value in self.cleaned_data.items() if value not in (None, "")}

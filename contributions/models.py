@@ -38,6 +38,12 @@ class ProposalQuerySet(models.QuerySet["Proposal"]):
 
 
 class Proposal(models.Model):
+    """A proposed change of a card's facts (with photos), or a proposed ruling on it."""
+
+    class Kind(models.TextChoices):
+        FACTS = "facts", "facts"
+        RULING = "ruling", "ruling"
+
     class Status(models.TextChoices):
         OPEN = "open", "open"
         APPROVED = "approved", "approved"
@@ -48,8 +54,12 @@ class Proposal(models.Model):
     author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="proposals")
     # The proposed facts ({"cost": 3, "text": "…"}) and the card's values for them when proposed,
     # so that a reviewer sees what changed since.
+    kind = models.CharField(max_length=6, choices=Kind.choices, default=Kind.FACTS)
     facts = models.JSONField(default=dict)
     base = models.JSONField(default=dict)
+    # A proposed ruling as catalog.rulings.check returns it (question, answer, source, date,
+    # cards, the ruling it replaces); empty for facts.
+    ruling = models.JSONField(default=dict, blank=True)
     note = models.CharField(max_length=MAX_NOTE)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -82,6 +92,14 @@ class Proposal(models.Model):
     def photo_sides(self) -> list[str]:
         """The sides with a photo (read from the prefetched photos of a list)."""
         return [photo.side for photo in self.photos.all()]
+
+    @property
+    def is_ruling(self) -> bool:
+        return self.kind == self.Kind.RULING
+
+    @property
+    def ruling_or_none(self) -> dict[str, Any] | None:
+        return self.ruling if self.is_ruling else None
 
     @property
     def is_open(self) -> bool:

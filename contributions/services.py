@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from catalog import changes, facts, images
+from catalog import changes, facts, images, rulings
 from catalog.models import Card, CardChange, CardImage, Scan
 from contributions.models import MAX_NOTE, MAX_OPEN, Proposal, ProposalPhoto
 from contributions.tasks import prepare_photo
@@ -65,16 +65,49 @@ def propose(user: Any, card: Card, raw: Mapping[str, Any], note: Any, *, photos:
     clean_note = _note(note)
     clean = _checked(card, raw, photos=photos)
     with transaction.atomic():
-        # The author's row is the lock: two tabs counting open proposals at once wait in turn.
-        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
-        if Proposal.objects.of(user).open().count() >= MAX_OPEN:
-            raise ContributionError(
-                _("You have %(n)d proposals waiting for review: wait for some to be reviewed first.") % {"n": MAX_OPEN},
-                status=429,
-            )
+        _below_the_open_limit(user)
         return Proposal.objects.create(
             card=card, author=user, facts=clean, base=facts.current(card, list(clean)), note=clean_note
         )
+
+
+def _below_the_open_limit(user: Any) -> None:
+    """Refuse a proposal past MAX_OPEN waiting. The author's row is the lock: two tabs counting
+    open proposals at once wait in turn. Called inside the proposal's transaction."""
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    if Proposal.objects.of(user).open().count() >= MAX_OPEN:
+        raise ContributionError(
+            _("You have %(n)d proposals waiting for review: wait for some to be reviewed first.") % {"n": MAX_OPEN},
+            status=429,
+        )
+
+
+def _ruling(card: Card, raw: Mapping[str, Any]) -> dict[str, Any]:
+    try:
+        return rulings.check(raw, card)
+    except rulings.RulingError as exc:
+        raise ContributionError(exc.message, exc.field, exc.status) from None
+
+
+def propose_ruling(user: Any, card: Card, raw: Mapping[str, Any]) -> Proposal:
+    """A ruling for curators to approve: the question, the answer and its source, checked now."""
+    draft = _ruling(card, raw)
+    with transaction.atomic():
+        _below_the_open_limit(user)
+        return Proposal.objects.create(
+            card=card, author=user, kind=Proposal.Kind.RULING, ruling=draft, note=draft["source"]
+        )
+
+
+def edit_ruling(proposal_id: int, user: Any, raw: Mapping[str, Any]) -> Proposal:
+    with transaction.atomic():
+        proposal = _locked_open(proposal_id)
+        if proposal.author_id != user.pk or not proposal.is_ruling:
+            raise ContributionError(_("No such proposal."), status=404)
+        proposal.ruling = _ruling(proposal.card, raw)
+        proposal.note = proposal.ruling["source"]
+        proposal.save()
+        return proposal
 
 
 def _locked_open(proposal_id: int) -> Proposal:
@@ -90,7 +123,7 @@ def edit(proposal_id: int, user: Any, raw: Mapping[str, Any], note: Any, *, phot
     clean_note = _note(note)
     with transaction.atomic():
         proposal = _locked_open(proposal_id)
-        if proposal.author_id != user.pk:
+        if proposal.author_id != user.pk or proposal.is_ruling:
             raise ContributionError(_("No such proposal."), status=404)
         clean = _checked(proposal.card, raw, photos=photos or proposal.photos.exists())
         proposal.facts = clean
@@ -154,6 +187,8 @@ def add_photo(proposal_id: int, user: Any, side: Any, upload: IO[bytes]) -> Prop
         proposal = _locked_open(proposal_id)
         if proposal.author_id != user.pk:
             raise ContributionError(_("No such proposal."), status=404)
+        if proposal.is_ruling:
+            raise ContributionError(_("A proposed ruling takes no photos: give its source instead."), "image")
         photo = ProposalPhoto.objects.filter(proposal=proposal, side=side).first() or ProposalPhoto(
             proposal=proposal, side=side
         )
@@ -188,6 +223,8 @@ def approve(
     provenance and history, and the photos as the card's pictures, credited to the author."""
     with transaction.atomic():
         proposal = _reviewable(proposal_id, reviewer)
+        if proposal.is_ruling:
+            return _approve_ruling(proposal, reviewer, edited)
         card = Card.objects.select_for_update().get(pk=proposal.card_id)
         proposal.card = card
         if any(photo.waiting for photo in proposal.photos.all()):
@@ -237,6 +274,22 @@ def approve(
             proposal.facts = values
         proposal.save()
         return proposal
+
+
+def _approve_ruling(proposal: Proposal, reviewer: Any, edited: Mapping[str, Any] | None) -> Proposal:
+    """The ruling made, in the history of each of its cards; the proposal points at the entry
+    of the card it was proposed on."""
+    if edited:
+        raise ContributionError(_("A ruling is approved as proposed: reject it with a reason to have it changed."))
+    try:
+        _ruling_made, entries = rulings.enact(proposal.ruling, proposer=proposal.author, reviewer=reviewer)
+    except rulings.RulingError as exc:
+        raise ContributionError(exc.message, exc.field, exc.status) from None
+    proposal.status = Proposal.Status.APPROVED
+    proposal.reviewer, proposal.reviewed_at, proposal.seen = reviewer, timezone.now(), False
+    proposal.change = next((e for e in entries if e.card_id == proposal.card_id), entries[0])
+    proposal.save()
+    return proposal
 
 
 def reject(proposal_id: int, reviewer: Any, reason: Any) -> Proposal:

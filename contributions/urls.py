@@ -5,6 +5,7 @@ from contributions import review_views, views
 app_name = "contributions"
 urlpatterns = [
     path("cards/<str:code>/propose/", views.propose, name="propose"),
+    path("cards/<str:code>/rulings/propose/", views.propose_ruling, name="propose-ruling"),
     path("cards/<str:code>/propose/read/", views.read_photo, name="read-photo"),
     path("contributions/", views.mine, name="mine"),
     path("contributions/<int:pk>/", views.detail, name="detail"),

@@ -21,7 +21,7 @@ from catalog.models import Card, Scan
 from catalog.scan_pages import progress_answer
 from contributions import services
 from contributions.context import CONTRIBUTOR
-from contributions.forms import ProposalForm
+from contributions.forms import ProposalForm, RulingForm
 from contributions.models import MAX_OPEN, Proposal, ProposalPhoto
 from rules_check.codes import normalize_code
 from scanning.facts import PREFILL
@@ -143,12 +143,44 @@ def read_photo(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return redirect(f"{reverse('contributions:propose', args=[card.code])}?scan={scan.pk}")
 
 
+@login_required
+def propose_ruling(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """A ruling on this card, for curators to approve."""
+    return _ruling_form(request, _card(code), None)
+
+
+def _ruling_form(request: HtmxHttpRequest, card: Card, proposal: Proposal | None) -> HttpResponse:
+    initial = {k: v for k, v in proposal.ruling.items() if k != "cards"} if proposal else {}
+    if proposal:
+        initial["cards"] = " ".join(code for code in proposal.ruling["cards"] if code != card.code)
+    form = RulingForm(card, request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            if proposal is None:
+                saved = services.propose_ruling(request.user, card, form.proposed())
+            else:
+                saved = services.edit_ruling(proposal.pk, request.user, form.proposed())
+        except services.ContributionError as exc:
+            if exc.status == 404:
+                raise Http404(exc.message) from None
+            form.add_error(exc.fact if exc.fact in form.fields else None, exc.message)
+        else:
+            request.session[CONTRIBUTOR] = True
+            messages.success(request, _("Thank you: a curator will review your proposal."))
+            return redirect(saved)
+    status = 400 if form.errors else 200
+    context = {"card": card, "form": form, "proposal": proposal, "max_open": MAX_OPEN}
+    return render(request, "contributions/propose_ruling.html", context, status=status)
+
+
 @accepts((IMAGE, 2))
 @login_required
 def edit(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     proposal = _visible(request, pk)
     if proposal.author_id != request.user.pk or not proposal.is_open:
         raise Http404(_("No such proposal."))
+    if proposal.is_ruling:
+        return _ruling_form(request, proposal.card, proposal)
     initial = {"note": proposal.note, **{k: v for k, v in proposal.facts.items()}}
     form = ProposalForm(proposal.card, request.POST or None, request.FILES or None, initial=initial)
     if request.method == "POST" and form.is_valid() and _save_form(request, form, proposal) is not None:

@@ -51,6 +51,13 @@ class Route:
     by_link: bool = False
 
 
+RULING = {
+    "question": "快速錦囊能在對手回合打出嗎？",
+    "answer": "可以。",
+    "source_kind": "judge",
+    "source": "台北公開賽裁判",
+    "decided_on": "2026-03-15",
+}
 HOUSE_RULES = {"name": "家規", "min_cards": 40, "max_cards": 60, "copy_limit": 3}
 HOUSE_FORM = {key: str(value) for key, value in HOUSE_RULES.items()}
 
@@ -271,6 +278,15 @@ ROUTES = [
     Route("post", "/contributions/{proposal}/approve/", 403, (302,), (404,)),
     Route("post", "/contributions/{proposal}/reject/", 403, (302,), (404,), {"reason": "x"}),
     Route("get", "/review/", 403, (302,), (403,)),
+    # rulings: anyone reads them; anyone logged in proposes one; {ruling_proposal} is alice's
+    Route("get", "/rulings/", 200, (200,), (200,)),
+    Route("get", "/rulings/{ruling}/", 200, (200,), (200,)),
+    Route("get", "/cards/YXJQ-003/rulings/propose/", 200, (302,), (200,)),
+    Route("post", "/cards/YXJQ-003/rulings/propose/", 302, (302,), (302,), RULING),
+    Route("get", "/contributions/{ruling_proposal}/edit/", 200, (302,), (404,)),
+    Route("post", "/contributions/{ruling_proposal}/edit/", 302, (302,), (404,), RULING),
+    Route("get", "/api/cards/YXJQ-003/rulings/", 200, (200,), (200,)),
+    Route("post", "/api/cards/YXJQ-003/rulings/", 201, (401,), (201,), RULING, json=True),
     Route("post", "/changes/{cardchange}/revert/", 403, (302,), (403,), {"confirm": "yes"}),
     Route(
         "post", "/api/cards/五道·001/proposals/", 201, (401,), (201,), {"facts": {"cost": 2}, "note": "x"}, json=True
@@ -383,7 +399,12 @@ def world(alice, bob, charlie, media_root):
     house = create_format(group, alice, HOUSE_RULES | {"banned": ["酒"]})
     # alice's review of 劉備: hers to change or delete, others' to mark helpful or report
     review, _new = reviews.write(Card.objects.get(code="WJ-001"), alice, "好用的主將")
+    ruling_proposal = services.propose_ruling(alice, Card.objects.get(code="YXJQ-003"), RULING | {"answer": SECRET})
+    made = services.propose_ruling(bob, Card.objects.get(code="YXJQ-003"), RULING)
+    services.approve(made.pk, charlie)
     return {
+        "ruling_proposal": ruling_proposal.pk,
+        "ruling": CardChange.objects.get(ruling__isnull=False).ruling_id,
         "review": review.pk,
         "format": house.pk,
         **paper_sheet(event),

@@ -101,6 +101,16 @@ FORMS: dict[str, list[str]] = {
     "/reviews/{review}/helpful/": ["helpful"],
     "/reviews/{review}/report/": ["reason"],
     "/moderation/card-review/{review}/": ["action", "reason"],
+    "/cards/YXJQ-003/rulings/propose/": [
+        "question",
+        "answer",
+        "source_kind",
+        "source",
+        "url",
+        "decided_on",
+        "cards",
+        "replaces",
+    ],
 }
 QUERIES: dict[str, list[str]] = {
     "/cards/": ["q", "set", "kind", "cost_min", "sort", "page", "per_page"],
@@ -108,6 +118,7 @@ QUERIES: dict[str, list[str]] = {
     "/decks/{shown}/": ["comments"],
     "/collection/": ["q", "kind", "page", "per_page"],
     "/decks/compare/": ["a", "b", "a_link", "b_link"],
+    "/rulings/": ["term", "page"],
     "/decks/{deck}/history/": ["a", "b"],
     "/groups/{group}/": ["general", "faction", "format", "legal", "sort", "page", "per_page"],
 }

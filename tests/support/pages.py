@@ -3,7 +3,8 @@ A new page joins one of these lists. Placeholders: {deck}, {event}, {check} (a d
 {proposal} (the owner's, open), {review} (another player's, for the owner to review: the owner
 is a curator), {scan} (the owner's photo of two cards, read), {reading} (the owner's photo of a card's face, read
 for a proposal), {paper} (a paper list of the event, read, with a line to check), {group} (the
-owner's play group, with a league), {invite} (its invite token), {format} (its house format)."""
+owner's play group, with a league), {invite} (its invite token), {format} (its house format),
+{ruling} (a superseded ruling), {ruling_proposal} (a reader's ruling waiting for review)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,9 @@ PUBLIC = [
     "/rules/",
     "/cards/WJ-001/decks/",  # a general's page: its cards, its average deck, its decks
     "/rules/?q=調度",  # a search within the rules: the sections found, the words marked
+    "/rulings/",
+    "/rulings/?term=fast",
+    "/rulings/{ruling}/",  # a ruling superseded by a later one (pages.talk)
     "/sets/",
     "/sets/YXJQ/",
     "/check/",
@@ -90,6 +94,8 @@ PRIVATE = [
     "/contributions/{proposal}/",
     "/contributions/{proposal}/edit/",
     "/contributions/{review}/",
+    "/contributions/{ruling_proposal}/",  # a reader's ruling, for the owner (a curator) to review
+    "/cards/YXJQ-003/rulings/propose/",  # with the rulings it may supersede
     "/review/",
     "/groups/",
     "/groups/{group}/",
@@ -259,4 +265,29 @@ def talk(owner: Any, deck: Any) -> dict[str, Any]:
         make_deck(owner, name=f"劉備流{i}", general="WJ-001", public=True)
 
     compute()
-    return {"link": unlisted.link_token, "username": owner.username}
+    # Rulings on 新兵: the reader's two, the later superseding the earlier, approved by the owner
+    # (a curator); a third of the reader's waiting for review ({ruling_proposal}).
+    from contributions import services as contributions
+
+    draft = {
+        "question": "對手回合時，快速錦囊可以打出嗎？",
+        "answer": "不可以。",
+        "source_kind": "official",
+        "source": "官方FAQ 第一版",
+        "url": "https://example.org/faq",
+        "decided_on": "2025-06-01",
+    }
+    first = contributions.approve(contributions.propose_ruling(reader, recruit, draft).pk, owner)
+    assert first.change is not None
+    earlier = first.change.ruling_id
+    later = contributions.propose_ruling(
+        reader, recruit, draft | {"answer": "可以，第二版起。", "decided_on": "2026-02-01", "replaces": earlier}
+    )
+    contributions.approve(later.pk, owner)
+    waiting = contributions.propose_ruling(reader, recruit, draft | {"source_kind": "judge", "source": "王裁判"})
+    return {
+        "link": unlisted.link_token,
+        "username": owner.username,
+        "ruling": earlier,
+        "ruling_proposal": waiting.pk,
+    }

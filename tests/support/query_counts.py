@@ -7,7 +7,7 @@ Shared by tests/site_wide/test_query_counts.py (which requires the two to be equ
 from __future__ import annotations
 
 import json
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import Any
 from urllib.parse import quote
 
@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from catalog.images import pictures_for
 from catalog.lookup import catalog_index
-from catalog.models import Card, CardChange, Scan
+from catalog.models import Card, CardChange, Ruling, Scan
 from collection.services import set_counts
 from contributions.models import Helpful, Proposal, Review
 from decks.card_stats import compute as compute_card_stats
@@ -92,6 +92,36 @@ def report() -> dict[str, dict[str, int]]:
             [Review(card=reviewed, author=w, body=f"r{i}", body_html=f"<p>r{i}</p>") for i, w in enumerate(writers)]
         )
         Helpful.objects.create(review=written[0], user=user)
+        # `size` rulings on that card and the changed one, each replacing the one before, naming a
+        # term, with their entries in the changed card's history; and `size` ruling proposals.
+        made: list[Ruling] = []
+        for i in range(size):
+            ruling = Ruling.objects.create(
+                question=f"快速 q{i}",
+                answer=f"a{i}",
+                source_kind="judge",
+                source=f"s{i}",
+                decided_on=date(2026, 1, 1) + timedelta(days=i),
+                replaces=made[-1] if made else None,
+                terms=" fast ",
+                entered_by=user,
+            )
+            ruling.cards.set([reviewed, cards[size]])
+            made.append(ruling)
+        CardChange.objects.bulk_create(
+            [
+                CardChange(card=cards[size], source="contribution", changes={"ruling": [None, "in_force"]}, ruling=r)
+                for r in made
+            ]
+        )
+        Proposal.objects.bulk_create(
+            [
+                Proposal(
+                    card=cards[i % 20], author=user, kind="ruling", ruling={"question": "q", "cards": []}, note="s"
+                )
+                for i in range(size)
+            ]
+        )
         setups[size] = {
             "client": client,
             "user": user,
@@ -100,6 +130,7 @@ def report() -> dict[str, dict[str, int]]:
             "event": event,
             "changed": cards[size],
             "reviewed": reviewed,
+            "ruling": made[len(made) // 2].pk,
         }
     anonymous = Client()
     # What each process builds once per catalogue version (the card index, the picture index) is
@@ -121,9 +152,16 @@ def report() -> dict[str, dict[str, int]]:
     measure("GET /api/cards/", lambda n: _count(anonymous, "get", f"/api/cards/?page_size={n}"))
     measure("GET /api/cards/?q=", lambda n: _count(anonymous, "get", f"/api/cards/?page_size={n}&q=kind:troop"))
     measure(
-        "GET /cards/<code>/ (n reviews)",
+        "GET /cards/<code>/ (n reviews, n rulings)",
         lambda n: _count(setups[n]["client"], "get", f"/cards/{setups[n]['reviewed'].code}/"),
     )
+    measure(
+        "GET /api/cards/<code>/rulings/",
+        lambda n: _count(anonymous, "get", f"/api/cards/{setups[n]['reviewed'].code}/rulings/"),
+    )
+    measure("GET /rulings/", lambda n: _count(anonymous, "get", "/rulings/?page=" + ("1" if n == 10 else "2")))
+    measure("GET /rulings/?term=", lambda n: _count(anonymous, "get", "/rulings/?term=fast"))
+    measure("GET /rulings/<id>/", lambda n: _count(anonymous, "get", f"/rulings/{setups[n]['ruling']}/"))
     measure(
         "GET /api/cards/<code>/reviews/",
         lambda n: _count(setups[n]["client"], "get", f"/api/cards/{setups[n]['reviewed'].code}/reviews/"),
@@ -134,7 +172,8 @@ def report() -> dict[str, dict[str, int]]:
         "GET /api/cards/<code>/stats/",
         lambda n: _count(anonymous, "get", f"/api/cards/{setups[n]['reviewed'].code}/stats/"),
     )
-    # The rules are a data file: their page and answers read no table, whatever is searched.
+    # The rules are a data file: their page and answers read no table, whatever is searched (the
+    # page reads one: how many rulings name each term).
     measure("GET /rules/", lambda n: _count(anonymous, "get", "/rules/?q=" + ("調度" if n == 10 else "部隊")))
     measure("GET /api/rules/", lambda n: _count(anonymous, "get", "/api/rules/"))
     measure("GET /api/terms/", lambda n: _count(anonymous, "get", "/api/terms/"))
