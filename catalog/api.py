@@ -154,11 +154,14 @@ class CardOutputSerializer(serializers.ModelSerializer):
     provenance = serializers.SerializerMethodField(
         help_text="Per fact: `printed` (the card tables) or the id of the change that supplied it"
     )
+    terms = serializers.SerializerMethodField(
+        help_text="The game terms its kind, facts and text name, as slugs of GET /api/terms/"
+    )
 
     class Meta:
         model = Card
         # The data file's facts, then what the API derives from them.
-        fields = [*RECORD_KEYS, "aliases", "rarity", "labels", "url", "face", "pictures", "provenance"]
+        fields = [*RECORD_KEYS, "aliases", "rarity", "labels", "url", "face", "pictures", "provenance", "terms"]
         read_only_fields = fields
 
     def get_face(self, card: Card) -> str:
@@ -173,6 +176,9 @@ class CardOutputSerializer(serializers.ModelSerializer):
             name: card.provenance[name]["change"] if name in card.provenance else facts.PRINTED
             for name in facts.PROPOSABLE
         }
+
+    def get_terms(self, card: Card) -> list[str]:
+        return terms.of_card(card)
 
     @extend_schema_field(PicturesSerializer)
     def get_pictures(self, card: Card) -> dict[str, Any]:

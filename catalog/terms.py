@@ -12,13 +12,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from django.utils.functional import Promise
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy
 
-from catalog import rules, textkeys
+from catalog import facts, rules, textkeys
 
 
 @dataclass(frozen=True)
@@ -125,4 +126,21 @@ def cited(text: str) -> list[str]:
     for script in ("zh_hant", "zh_hans"):
         pattern, by_word = _pattern(script)
         found.update(by_word[m.group(0)].slug for m in pattern.finditer(text))
+    return [slug for slug in TERMS if slug in found]
+
+
+def of_card(card: Any) -> list[str]:
+    """The slugs of the terms a card's face names: its kind (部隊, 錦囊), the facts its kind
+    shows that are terms (快速, 武魂), and the terms in its text; in the registry's order. The
+    hover preview of a card (a picture) lists them beneath it."""
+    found = {card.kind} & set(TERMS)
+    for fact in facts.FACTS.values():
+        value = getattr(card, fact.name, None)
+        if card.kind not in fact.shown_on or value is None or value == "":
+            continue
+        if fact.term:
+            found.add(fact.term)
+        elif isinstance(value, str) and value in TERMS:
+            found.add(value)
+    found.update(cited(card.text or ""))
     return [slug for slug in TERMS if slug in found]

@@ -112,7 +112,7 @@ def compute(now: datetime | None = None) -> int:
         )
     # Written over in place (an upsert by card): two runs at once each write whole rows, and a
     # page reads the one or the other, never a card without figures.
-    fields = [f.name for f in CardStats._meta.concrete_fields if f.name != "card"]
+    fields = [f.name for f in CardStats._meta.concrete_fields if f.name not in ("card", *CardStats.FROM_EVENTS)]
     with transaction.atomic():
         CardStats.objects.bulk_create(stats, update_conflicts=True, unique_fields=["card"], update_fields=fields)
     return total

@@ -496,6 +496,24 @@ class CardStats(models.Model):
     top_cards = models.JSONField(default=list)
     average_deck = models.JSONField(default=list)
     computed = models.DateTimeField()
+    # From the public events (events.card_wins, a layer above, writes these two): the Swiss
+    # matches played by lists that play the card, and how many of them those lists won.
+    matches = models.PositiveIntegerField(default=0)
+    match_wins = models.PositiveIntegerField(default=0)
+
+    FROM_EVENTS = ("matches", "match_wins")
+    # Under this many matches, a card's win rate is noise: not shown.
+    MIN_MATCHES = 20
 
     def __str__(self) -> str:
         return f"stats of {self.card_id}"
+
+    @property
+    def win_rate(self) -> float | None:
+        """The match-win rate of the lists that play it, or None under MIN_MATCHES."""
+        return self.match_wins / self.matches if self.matches >= self.MIN_MATCHES else None
+
+    @property
+    def win_percent(self) -> int | None:
+        rate = self.win_rate
+        return None if rate is None else round(100 * rate)

@@ -27,6 +27,7 @@ from events.models import (
     CLOCK_MINUTES,
     LOSS,
     ORGANISER,
+    PUBLIC_LISTS,
     SWISS,
     TOP,
     DayChange,
@@ -39,6 +40,7 @@ from events.models import (
     Submission,
 )
 from events.models import BYE as BYE_RESULT
+from events.tasks import schedule_card_wins
 from rules_check import DeckListError
 from tournament import BYE, PairingError, Points, Standing, assign_tables, bracket_pairs, pair_round, standings
 from tournament import Match as Result
@@ -552,7 +554,15 @@ def enter_result(match: Match, wins: int, losses: int, draws: int, *, side: Play
     current.a_wins, current.b_wins, current.draws = wins, losses, draws
     current.decided_by, current.disputed = ORGANISER, False
     current.save(update_fields=["a_wins", "b_wins", "draws", "decided_by", "disputed"])
+    _count_card_wins(current)
     return current
+
+
+def _count_card_wins(match: Match) -> None:
+    """A result at an event whose lists are public moves the cards' win rates: counted again in
+    the background, a minute on, with the other results of that minute."""
+    if match.round.event.lists_public in PUBLIC_LISTS:
+        transaction.on_commit(schedule_card_wins)
 
 
 @transaction.atomic
@@ -596,6 +606,7 @@ def report(match: Match, player: Player, wins: int, losses: int, draws: int) -> 
         a = reports[current.player_a_id]
         current.a_wins, current.b_wins, current.draws = a.wins, a.losses, a.draws
         current.decided_by, current.disputed = AGREED, False
+        _count_card_wins(current)
     else:
         current.a_wins = current.b_wins = current.draws = None
         current.decided_by, current.disputed = "", True

@@ -13,7 +13,7 @@ from django.db.models import QuerySet
 
 from catalog.lookup import catalog_index
 from catalog.models import Card
-from events.models import SWISS, TOP, Event, Match, Player
+from events.models import PUBLIC_LISTS, SWISS, TOP, Event, Match, Player
 
 BAR = 180
 
@@ -69,7 +69,7 @@ class Share:
 
 
 def public_events(format_name: str = "", since: date | None = None, until: date | None = None) -> QuerySet[Event]:
-    events = Event.objects.filter(lists_public__in=("top_cut", "after"), tournament_rounds__isnull=False)
+    events = Event.objects.filter(lists_public__in=PUBLIC_LISTS, tournament_rounds__isnull=False)
     if format_name:
         events = events.filter(format=format_name)
     if since:
@@ -79,17 +79,13 @@ def public_events(format_name: str = "", since: date | None = None, until: date 
     return events.distinct()
 
 
-def meta(events: QuerySet[Event]) -> dict[str, Any]:
-    """Generals and factions with their share of lists, match-win rate (Swiss, byes left out) and
-    conversion to the top cut. Five queries, however many events."""
-    ids = list(events.values_list("pk", flat=True))
-    cut_events = set(events.filter(top_cut__gt=0).values_list("pk", flat=True))
-    players = list(Player.objects.filter(event__in=ids).values_list("pk", "event", "general"))
-    general_of = {pk: general for pk, _event, general in players}
+def swiss_tally(event_ids: list[int]) -> tuple[Counter[int], Counter[int]]:
+    """Each player's Swiss match wins and matches played (decided matches, byes left out), by
+    the player's id: one query."""
     wins: Counter[int] = Counter()
     played: Counter[int] = Counter()
     for a, b, aw, bw in Match.objects.filter(
-        round__event__in=ids, round__kind=SWISS, a_wins__isnull=False, player_b__isnull=False
+        round__event__in=event_ids, round__kind=SWISS, a_wins__isnull=False, player_b__isnull=False
     ).values_list("player_a", "player_b", "a_wins", "b_wins"):
         assert b is not None and aw is not None and bw is not None  # the query keeps decided matches
         played[a] += 1
@@ -98,6 +94,17 @@ def meta(events: QuerySet[Event]) -> dict[str, Any]:
             wins[a] += 1
         elif bw > aw:
             wins[b] += 1
+    return wins, played
+
+
+def meta(events: QuerySet[Event]) -> dict[str, Any]:
+    """Generals and factions with their share of lists, match-win rate (Swiss, byes left out) and
+    conversion to the top cut. Five queries, however many events."""
+    ids = list(events.values_list("pk", flat=True))
+    cut_events = set(events.filter(top_cut__gt=0).values_list("pk", flat=True))
+    players = list(Player.objects.filter(event__in=ids).values_list("pk", "event", "general"))
+    general_of = {pk: general for pk, _event, general in players}
+    wins, played = swiss_tally(ids)
     in_cut: set[int] = set()
     for a, b in Match.objects.filter(round__event__in=ids, round__kind=TOP).values_list("player_a", "player_b"):
         in_cut.update(p for p in (a, b) if p)

@@ -64,6 +64,8 @@ def check_event_format(key: str, group_id: int | None) -> None:
 
 # When the players' lists become public on the event's page.
 LISTS_PUBLIC = [("never", "never"), ("top_cut", "top_cut"), ("after", "after")]
+# The settings under which an event's lists become public: its results count in the meta.
+PUBLIC_LISTS = ("top_cut", "after")
 
 
 class EventQuerySet(models.QuerySet["Event"]):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
@@ -62,7 +64,25 @@ class CardStatsSerializer(serializers.Serializer):
         required=False,
         help_text="A general's only: the most played cards at their most common counts, legal; [] under 5 decks",
     )
+    win_rate = serializers.FloatField(
+        required=False,
+        help_text="The match-win rate at public events of the lists that play it; absent under "
+        f"{CardStats.MIN_MATCHES} matches",
+    )
+    matches = serializers.IntegerField(
+        required=False, help_text="The Swiss matches that rate rests on (each side counted); absent with it"
+    )
     computed = serializers.DateTimeField(allow_null=True, default=None)
+
+    def to_representation(self, instance: Any) -> Any:
+        data = super().to_representation(instance)
+        rate = instance.win_rate if isinstance(instance, CardStats) else None
+        if rate is None:  # under the minimum sample: neither figure
+            data.pop("win_rate", None)
+            data.pop("matches", None)
+        else:
+            data["win_rate"] = round(rate, 4)
+        return data
 
 
 class CardStatsView(APIView):

@@ -189,6 +189,7 @@ function showFace(link, touch) {
   image.src = address;
   image.alt = link.textContent.trim();
   box.querySelector(".face-preview-actions a").href = link.href;
+  showTerms(box, address, link);
   box.classList.toggle("touch", touch);
   box.hidden = false;
   if (!touch) {
@@ -204,6 +205,56 @@ function showFace(link, touch) {
     box.style.top = "";
     box.querySelector(".face-preview-actions a").focus({ preventScroll: true });
   }
+}
+// A face is a picture: the terms it names cannot be marked on it. They are listed beneath it,
+// each with its definition: the card's terms from its API answer, their definitions from
+// /api/terms/ (read once a page), in the page's script (Traditional on English pages).
+let termDefinitions = null;
+function readJSON(address) {
+  return fetch(address, { headers: { Accept: "application/json" } }).then((answer) =>
+    answer.ok ? answer.json() : Promise.reject(new Error(String(answer.status))),
+  );
+}
+function showTerms(box, address, link) {
+  const list = box.querySelector(".face-terms");
+  const row = document.getElementById("face-term-template");
+  if (!list || !row) {
+    return;
+  }
+  list.replaceChildren();
+  list.hidden = true;
+  const lang = document.documentElement.lang.toLowerCase();
+  const script = lang === "zh-hans" ? "zh_hans" : "zh_hant";
+  const english = !lang.startsWith("zh");
+  termDefinitions =
+    termDefinitions || readJSON("/api/terms/").then((rows) => new Map(rows.map((term) => [term.slug, term])));
+  Promise.all([readJSON(`/api${address.split("face.svg")[0]}`), termDefinitions])
+    .then(([card, definitions]) => {
+      if (faceFor !== link) {
+        return;
+      }
+      for (const slug of card.terms || []) {
+        const term = definitions.get(slug);
+        if (!term) {
+          continue;
+        }
+        const item = row.content.firstElementChild.cloneNode(true);
+        item.querySelector(".face-term-english").textContent = english ? term.term.en : "";
+        const word = item.querySelector(".face-term-word");
+        word.textContent = term.term[script];
+        word.lang = script === "zh_hans" ? "zh-Hans" : "zh-Hant";
+        const said = item.querySelector("dd");
+        said.textContent = term.definition[script] || list.dataset.undefined;
+        if (term.definition[script]) {
+          said.lang = word.lang;
+        }
+        list.append(item);
+      }
+      list.hidden = !list.children.length;
+    })
+    .catch(() => {
+      list.hidden = true;
+    });
 }
 function hideFace(delay) {
   clearTimeout(hideTimer);

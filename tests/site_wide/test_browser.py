@@ -668,6 +668,11 @@ def test_a_cards_face_shows_on_hover_and_on_the_first_tap(site: str, browser) ->
         assert "/cards/YXJQ-003/face.svg" in (preview.locator("img").get_attribute("src") or "")
         # the face was drawn (waited for: on a busy machine the picture arrives after the box shows)
         wait_drawn(page, ".face-preview img")
+        # a picture cannot mark its words: the terms it names are listed beneath it, defined
+        terms = preview.locator(".face-terms")
+        expect(terms).to_be_visible()
+        expect(terms.locator("dt")).to_have_text(["部隊"])
+        expect(terms.locator("dd")).to_have_text(["規則提到這個詞，但沒有定義。"])
         page.mouse.move(5, 5)
         expect(preview).to_be_hidden()
     # a verdict names its cards, and they preview too
@@ -677,6 +682,12 @@ def test_a_cards_face_shows_on_hover_and_on_the_first_tap(site: str, browser) ->
     expect(problem).to_have_count(1)
     problem.hover()
     expect(preview).to_be_visible()
+    # 南蠻入侵 is a slow tactic: 緩速 has its line of the rules, 錦囊 none
+    page.goto(f"{site}/cards/?q=南蠻入侵")
+    page.locator("table.cards tbody tr:first-child a").first.hover()
+    expect(preview.locator(".face-terms dt")).to_have_text(["緩速", "錦囊"])
+    expect(preview.locator(".face-terms dd").first).to_contain_text("緩速：只能在已方回合的行動階段使用")
+    expect(preview.locator(".face-terms dd").first).to_have_attribute("lang", "zh-Hant")
     page.keyboard.press("Escape")  # dismissible without moving the pointer (WCAG 1.4.13)
     expect(preview).to_be_hidden()
     context.close()
