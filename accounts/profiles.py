@@ -21,10 +21,11 @@ from django.views.decorators.http import require_POST
 
 from catalog.templatetags.cards import user_text
 from decks.models import Deck
-from events import presenters
-from events.models import Player
+from events import presenters, ratings
+from events.models import Player, PlayerRating
 from people import notices, profiles
 from people.models import MAX_BIO, MAX_DISPLAY_NAME, Follow, Profile
+from webutil.charts import polyline
 from webutil.requests import AuthedRequest, HtmxHttpRequest
 from webutil.text import CJK
 
@@ -63,6 +64,30 @@ def _events(user: Any) -> list[dict[str, Any]]:
     return shown
 
 
+# The rating's chart: its last CHART_POINTS values, a line in a box of this many units.
+CHART_POINTS = 100
+CHART_WIDTH, CHART_HEIGHT = 240, 60
+
+
+def _rating(user: Any) -> dict[str, Any] | None:
+    """The player's rating now and a line of its history (two queries), or None if unrated."""
+    current = PlayerRating.objects.filter(user=user).first()
+    if current is None:
+        return None
+    values = [entry.ordinal for entry in ratings.history(user, last=CHART_POINTS)]
+    low, high = min(*values, 0.0), max(*values, 0.0)
+    points = polyline(values, CHART_WIDTH, CHART_HEIGHT, low, high)
+    return {
+        "now": current,
+        "points": points,
+        "width": CHART_WIDTH,
+        "height": CHART_HEIGHT,
+        "first": values[0],
+        "low": low,
+        "high": high,
+    }
+
+
 def _totals(public: Any) -> dict[str, int]:
     """The public decks' number and their likes, in one query."""
     totals = public.aggregate(decks=Count("pk"), likes=Sum("like_count"))
@@ -82,6 +107,7 @@ def profile_context(request: HttpRequest, user: Any, profile: Profile) -> dict[s
         "followers": Follow.objects.filter(followed=user).count(),
         "following": profiles.follows(request.user, user),
         "events": _events(user) if profile.show_events else [],
+        "rating": _rating(user) if profile.show_events else None,
         "is_me": request.user.pk == user.pk,
     }
 
@@ -127,6 +153,7 @@ class ProfileForm(forms.Form):
     )
     hidden = forms.BooleanField(label=gettext_lazy("Hide my profile from others"), required=False)
     show_events = forms.BooleanField(label=gettext_lazy("Show the events I played"), required=False)
+    on_leaderboard = forms.BooleanField(label=gettext_lazy("List me on the ratings leaderboard"), required=False)
     in_site = forms.MultipleChoiceField(
         label=gettext_lazy("Tell me in the site of"),
         choices=[(k.slug, k.label) for k in notices.KINDS.values()],
@@ -151,6 +178,7 @@ def edit_profile(request: AuthedRequest) -> HttpResponse:
             "bio": current.bio,
             "hidden": current.hidden,
             "show_events": current.show_events,
+            "on_leaderboard": current.on_leaderboard,
             "in_site": [k for k in notices.KINDS if k not in current.muted],
             "emailed": current.emailed,
         },
@@ -165,6 +193,7 @@ def edit_profile(request: AuthedRequest) -> HttpResponse:
             "bio": data["bio"],
             "hidden": data["hidden"],
             "show_events": data["show_events"],
+            "on_leaderboard": data["on_leaderboard"],
             "muted": [k for k in notices.KINDS if k not in data["in_site"]],
             "emailed": list(data["emailed"]),
         }

@@ -3,9 +3,11 @@
 from django.urls import path
 
 from events import api as tournament_api
+from events import ratings_api
 
 urlpatterns = [
     path("events/", tournament_api.EventListView.as_view(), name="event-list"),
+    path("ratings/", ratings_api.RatingsView.as_view(), name="ratings"),
     path("events/<int:event_id>/", tournament_api.EventDetailView.as_view(), name="event-detail"),
     path("events/<int:event_id>/players/", tournament_api.PlayerListView.as_view(), name="event-players"),
     path(

@@ -18,9 +18,12 @@ class EventsConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_delete
 
+        from events import tasks
         from groups.models import HouseFormat
         from groups.services import format_changing
+        from webutil import leases
 
+        leases.recovers("ratings", tasks.recover_lost_ratings)
         post_delete.connect(_house_format_gone, sender=HouseFormat, dispatch_uid="events-house-format-gone")
         format_changing.connect(_house_format_changing, sender=HouseFormat, dispatch_uid="events-house-format-changing")
 

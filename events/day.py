@@ -40,7 +40,8 @@ from events.models import (
     Submission,
 )
 from events.models import BYE as BYE_RESULT
-from events.tasks import schedule_card_wins
+from events.ratings import event_day
+from events.tasks import schedule_card_wins, schedule_ratings
 from rules_check import DeckListError
 from tournament import BYE, PairingError, Points, Standing, assign_tables, bracket_pairs, pair_round, standings
 from tournament import Match as Result
@@ -559,10 +560,15 @@ def enter_result(match: Match, wins: int, losses: int, draws: int, *, side: Play
 
 
 def _count_card_wins(match: Match) -> None:
-    """A result at an event whose lists are public moves the cards' win rates: counted again in
-    the background, a minute on, with the other results of that minute."""
-    if match.round.event.lists_public in PUBLIC_LISTS:
+    """A result at an event whose lists are public moves the cards' win rates, and at a rated
+    event the players' ratings: both counted again in the background, a minute on, with the other
+    results of that minute."""
+    event = match.round.event
+    if event.lists_public in PUBLIC_LISTS:
         transaction.on_commit(schedule_card_wins)
+    if event.rated and match.player_b_id is not None:
+        day = event_day(event)
+        transaction.on_commit(lambda: schedule_ratings(day))
 
 
 @transaction.atomic

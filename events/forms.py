@@ -45,8 +45,11 @@ class EventForm(forms.ModelForm):
 
     class Meta:
         model = Event
-        fields = ["name", "format", "deadline", "starts_on", "group"]
-        labels = {"name": _("Name"), "format": _("Format")}
+        fields = ["name", "format", "deadline", "starts_on", "group", "rated"]
+        labels = {"name": _("Name"), "format": _("Format"), "rated": _("Rated")}
+        help_texts = {
+            "rated": _("Its confirmed matches between players with accounts move their ratings (see Ratings)."),
+        }
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -195,6 +198,12 @@ class MetaForm(forms.Form):
     format = forms.ChoiceField(label=_("Format"), choices=lambda: [("", "—"), *format_choices()], required=False)
     since = forms.DateField(label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
     until = forms.DateField(label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+
+
+class SeasonForm(forms.Form):
+    """A season of the ratings: a calendar year."""
+
+    season = forms.IntegerField(label=_("Season"), min_value=2000, max_value=2100, required=False)
 
 
 class PenaltyForm(forms.ModelForm):

@@ -25,6 +25,7 @@ from django.utils.translation import gettext_lazy as _
 from decks.i18n import format_label
 from groups import formats
 from rules_check import DEFAULT_FORMAT, FORMATS
+from webutil.leases import Leased, States
 
 
 def new_token() -> str:
@@ -122,6 +123,8 @@ class Event(models.Model):
     # The venue's public page (pairings and standings): its own token, apart from the list link.
     public_token = models.CharField(max_length=32, unique=True, default=new_token)
     judges = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="judged_events")
+    # Its confirmed matches between players with accounts move their ratings (events.ratings).
+    rated = models.BooleanField(default=False)
 
     objects = EventQuerySet.as_manager()
 
@@ -461,3 +464,76 @@ class PaperList(models.Model):
     def source(self) -> str:
         """Where it came from, as the event's table shows it: the file and its page."""
         return f"{self.file_name} ({self.page})" if self.page else self.file_name
+
+
+class RatingEntry(models.Model):
+    """One rated match's change of one player's rating (events.ratings): the rating after it, in
+    the order matches were played (the event's date, the event, the round, the table)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+")
+    played_on = models.DateField()
+    round_number = models.PositiveSmallIntegerField()
+    table = models.PositiveSmallIntegerField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+    # 1 won, 0 drew, -1 lost (a player's record reads its entries)
+    outcome = models.SmallIntegerField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "match"], name="one_rating_entry_a_match")]
+        indexes = [
+            models.Index(fields=["played_on"], name="rating_entry_day"),
+            models.Index(fields=["user", "played_on"], name="rating_entry_user_day"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} after {self.match_id}"
+
+
+class PlayerRating(models.Model):
+    """A player's rating now: the last of their entries, and how many rated matches they played."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.CASCADE, related_name="rating"
+    )
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+    matches = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"rating of {self.user_id}"
+
+
+class RatingRun(Leased):
+    """Ratings to compute again from a date on (a result of a rated event, an event marked rated or
+    not): one run queued at a time, the earliest date it must go back to; run under a lease."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    STATES = States("status", Status.QUEUED, Status.RUNNING, Status.FAILED)
+
+    from_date = models.DateField()
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    created = models.DateTimeField(auto_now_add=True)
+    error = models.CharField(max_length=200, blank=True)
+
+    def __str__(self) -> str:
+        return f"ratings from {self.from_date} ({self.status})"
+
+
+class RatingState(models.Model):
+    """One row: a number each write of the ratings raises. A run computes outside any lock and
+    writes only if no other run wrote meanwhile (else it computes again)."""
+
+    generation = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"ratings generation {self.generation}"

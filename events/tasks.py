@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import date, timedelta
 
 from django.utils import timezone
 from django_tasks import default_task_backend, task
@@ -30,3 +30,58 @@ def schedule_card_wins() -> None:
     if DBTaskResult.objects.filter(task_path=recompute_card_wins.module_path, status="READY").exists():
         return
     recompute_card_wins.using(run_after=timezone.now() + CARD_WINS_BATCH).enqueue()
+
+
+# Results entered within this long are rated in one run.
+RATINGS_BATCH = timedelta(minutes=1)
+
+
+def recover_lost_ratings() -> int:
+    """A rating run whose worker died queued again (or failed, out of tries)."""
+    from events.models import RatingRun
+    from webutil import leases
+
+    again = leases.recover(RatingRun, RatingRun.STATES, failed={"error": "the worker stopped too often"})
+    for run_id in again:
+        update_ratings.enqueue(run_id)
+    return len(again)
+
+
+@task()
+def update_ratings(run_id: int) -> str:
+    """The ratings from the run's date on, computed again (events.ratings), under a lease; if
+    another run wrote meanwhile, computed again from the data as it is then."""
+    from events import ratings
+    from events.models import RatingRun
+    from webutil import leases
+
+    run = leases.claim(RatingRun.objects.filter(pk=run_id), RatingRun.STATES)
+    if run is None:
+        return "skipped"
+    with leases.held(run):
+        for _try in range(3):
+            try:
+                ratings.recompute(run.from_date)
+                break
+            except ratings.Busy:
+                continue
+        else:
+            RatingRun.objects.filter(pk=run.pk).update(status=RatingRun.Status.QUEUED, lease_until=None)
+            update_ratings.using(run_after=timezone.now() + RATINGS_BATCH).enqueue(run.pk)
+            return "busy"
+    RatingRun.objects.filter(pk=run.pk).update(status=RatingRun.Status.DONE, lease_until=None)
+    return "done"
+
+
+def schedule_ratings(day: date) -> None:
+    """Ratings from `day` on, in a minute (with the results of that minute); a run queued already
+    goes back to `day` if need be. A backend that cannot defer (tests) runs it now."""
+    from events import ratings
+
+    run = ratings.queue_from(day)
+    if run is None:
+        return
+    if default_task_backend.supports_defer:
+        update_ratings.using(run_after=timezone.now() + RATINGS_BATCH).enqueue(run.pk)
+    else:
+        update_ratings.enqueue(run.pk)

@@ -11,6 +11,7 @@ urlpatterns = [
     path("events/", views.my_events, name="mine"),
     path("events/from-files/", views.save_files, name="from-files"),
     path("events/meta/", venue_views.meta_page, name="meta"),
+    path("ratings/", venue_views.ratings_page, name="ratings"),
     path("events/<int:event_id>/", views.detail, name="detail"),
     path("events/<int:event_id>/lock/", views.lock, name="lock"),
     path("events/<int:event_id>/link/", views.new_link, name="new-link"),

@@ -20,6 +20,8 @@ class Profile(models.Model):
     # The user hid their profile: others get a 404, as for a user who does not exist.
     hidden = models.BooleanField(default=False)
     show_events = models.BooleanField(default=True)
+    # Listed on the public leaderboard (/ratings/): a player may leave it and keep their rating.
+    on_leaderboard = models.BooleanField(default=True)
     # Staff hid what the user wrote here (moderation): name and bio are not shown.
     hidden_by_staff = models.BooleanField(default=False)
     # When the name or bio last changed: counted among what the user wrote this hour.

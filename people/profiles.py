@@ -50,7 +50,7 @@ def update(user: Any, given: dict[str, Any]) -> Profile:
             rules.check_may_write(user)
         except rules.Refused as exc:
             raise ProfileError(str(exc), exc.status) from None
-    for flag in ("hidden", "show_events"):
+    for flag in ("hidden", "show_events", "on_leaderboard"):
         if flag in given:
             if type(given[flag]) is not bool:
                 raise ProfileError(_("%(what)s is true or false.") % {"what": flag})

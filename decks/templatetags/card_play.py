@@ -9,6 +9,7 @@ from django import template
 
 from catalog.lookup import catalog_index
 from decks.models import CardStats
+from webutil.charts import polyline
 
 register = template.Library()
 
@@ -24,11 +25,7 @@ def card_play(card: Any) -> dict[str, Any]:
         return {"stats": None, "card": card}
     by_code = catalog_index().by_code
     months = stats.by_month
-    top = max((m["share"] for m in months), default=0) or 1
-    step = WIDTH / max(len(months) - 1, 1)
-    points = " ".join(
-        f"{k * step:.1f},{HEIGHT - 2 - m['share'] / top * (HEIGHT - 4):.1f}" for k, m in enumerate(months)
-    )
+    points = polyline([m["share"] for m in months], WIDTH, HEIGHT)
     return {
         "card": card,
         "stats": stats,

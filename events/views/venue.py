@@ -8,12 +8,13 @@ from django.core.cache import cache
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import get_language
 
-from events import meta, presenters
+from events import meta, presenters, ratings
 from events.forms import (
     MetaForm,
+    SeasonForm,
 )
 from events.models import Event
 from events.preview import event_png
@@ -72,3 +73,21 @@ def meta_page(request: HtmxHttpRequest) -> HttpResponse:
     events = meta.public_events(data.get("format") or "", data.get("since"), data.get("until"))
     context = {"form": form, **meta.meta(events)}
     return render(request, "events/meta.html", context, status=400 if form.errors else 200)
+
+
+def ratings_page(request: HtmxHttpRequest) -> HttpResponse:
+    """A season's leaderboard (players with five rated matches in it, the others apart), the
+    seasons to choose from, and how the rating works."""
+    form = SeasonForm(request.GET or None)
+    valid = form.is_valid() if form.is_bound else True
+    season = (form.cleaned_data.get("season") if valid and form.is_bound else None) or timezone.localdate().year
+    ranked, others = ratings.season_table(season) if valid else ([], [])
+    context = {
+        "form": form,
+        "season": season,
+        "seasons": ratings.seasons(),
+        "ranked": ranked,
+        "others": others,
+        "least": ratings.SEASON_MATCHES,
+    }
+    return render(request, "events/ratings.html", context, status=200 if valid else 400)

@@ -278,6 +278,9 @@ ROUTES = [
     Route("post", "/contributions/{proposal}/approve/", 403, (302,), (404,)),
     Route("post", "/contributions/{proposal}/reject/", 403, (302,), (404,), {"reason": "x"}),
     Route("get", "/review/", 403, (302,), (403,)),
+    # ratings: a season's leaderboard is public
+    Route("get", "/ratings/", 200, (200,), (200,)),
+    Route("get", "/api/ratings/?season=2026", 200, (200,), (200,)),
     # rulings: anyone reads them; anyone logged in proposes one; {ruling_proposal} is alice's
     Route("get", "/rulings/", 200, (200,), (200,)),
     Route("get", "/rulings/{ruling}/", 200, (200,), (200,)),

@@ -25,6 +25,7 @@ PUBLIC = [
     "/rulings/",
     "/rulings/?term=fast",
     "/rulings/{ruling}/",  # a ruling superseded by a later one (pages.talk)
+    "/ratings/",  # this season's leaderboard (pages.talk rates the owner and the reader)
     "/sets/",
     "/sets/YXJQ/",
     "/check/",
@@ -285,9 +286,39 @@ def talk(owner: Any, deck: Any) -> dict[str, Any]:
     )
     contributions.approve(later.pk, owner)
     waiting = contributions.propose_ruling(reader, recruit, draft | {"source_kind": "judge", "source": "王裁判"})
+    rate(owner, reader)
     return {
         "link": unlisted.link_token,
         "username": owner.username,
         "ruling": earlier,
         "ruling_proposal": waiting.pk,
     }
+
+
+def rate(owner: Any, reader: Any) -> None:
+    """A rated event of the owner against the reader, five rounds, and a third player's match:
+    the leaderboard lists two players and one apart; the owner's profile shows a rating."""
+    from datetime import date, timedelta
+
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from events import day, ratings
+    from events.models import Event, Match, Player, Round
+
+    event = Event.objects.create(
+        organiser=owner,
+        name="季度積分賽",
+        deadline=timezone.now() + timedelta(days=1),
+        starts_on=date.today(),
+        rated=True,
+    )
+    third = get_user_model().objects.create_user("rated-newcomer", password="rated-newcomer-password-1")
+    a, b, c = (Player.objects.create(event=event, name=u.username, user=u) for u in (owner, reader, third))
+    for number in range(1, 6):
+        round_ = Round.objects.create(event=event, number=number, seed=1, ends=timezone.now())
+        wins, losses = (2, 0) if number % 2 else (1, 2)
+        day.enter_result(Match.objects.create(round=round_, table=1, player_a=a, player_b=b), wins, losses, 0)
+        if number == 1:
+            day.enter_result(Match.objects.create(round=round_, table=2, player_a=c, player_b=b), 0, 2, 0)
+    ratings.recompute()

@@ -28,7 +28,8 @@ from decks.data import DeckData
 from decks.models import Deck, DeckBookmark, DeckComment
 from decks.services import refresh_verdicts, save_deck
 from events import day, tools
-from events.models import Event, PaperList, Submission
+from events.models import Event, Match, PaperList, Player, Round, Submission
+from events.ratings import recompute as recompute_ratings
 from groups.models import MAX_FORMATS, Group, HouseFormat, Membership
 from groups.services import create_group
 from league.models import Game
@@ -122,6 +123,16 @@ def report() -> dict[str, dict[str, int]]:
                 for i in range(size)
             ]
         )
+        # A rated event: the user against each of the `size` writers, one table each.
+        rated = Event.objects.create(
+            organiser=user, name=f"rated{size}", deadline=timezone.now() + timedelta(days=1), rated=True
+        )
+        me = Player.objects.create(event=rated, name=user.username, user=user)
+        rivals = Player.objects.bulk_create([Player(event=rated, name=w.username, user=w) for w in writers])
+        for number, rival in enumerate(rivals, start=1):
+            played = Round.objects.create(event=rated, number=number, seed=1, ends=timezone.now())
+            match = Match.objects.create(round=played, table=1, player_a=me, player_b=rival)
+            day.enter_result(match, 2, number % 2, 0)
         setups[size] = {
             "client": client,
             "user": user,
@@ -139,6 +150,7 @@ def report() -> dict[str, dict[str, int]]:
     pictures_for(None)
     refresh_verdicts()  # decks check themselves once per catalogue version
     compute_card_stats()  # the card pages' figures of what the public decks play
+    recompute_ratings()  # the rated events' matches, rated
     rows: dict[str, dict[str, int]] = {}
 
     def measure(name: str, make: Any) -> None:
@@ -266,6 +278,8 @@ def report() -> dict[str, dict[str, int]]:
             [Notification(recipient=user, kind="like", subject=f"deck{i}", url=f"/decks/{i}/") for i in range(size)]
         )
     measure("GET /u/<username>/", lambda n: _count(anonymous, "get", f"/u/{setups[n]['user'].username}/"))
+    measure("GET /ratings/", lambda n: _count(anonymous, "get", "/ratings/"))
+    measure("GET /api/ratings/", lambda n: _count(anonymous, "get", "/api/ratings/"))
     measure(
         "GET /api/users/<username>/", lambda n: _count(anonymous, "get", f"/api/users/{setups[n]['user'].username}/")
     )
