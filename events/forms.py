@@ -253,6 +253,13 @@ class SeatingForm(forms.Form):
     fixed_table = forms.IntegerField(label=_("Fixed table"), required=False, validators=TABLE_NUMBERS)
 
 
+class LinkPlayerForm(forms.Form):
+    """The organiser names the account of a typed-in player (events.claims)."""
+
+    player = forms.IntegerField(label=_("Player"), min_value=1)
+    username = forms.CharField(label=_("Their username"), max_length=150)
+
+
 class FixListForm(forms.Form):
     """The organiser replaces a player's list (the list's bound is the checker's)."""
 

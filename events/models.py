@@ -466,6 +466,34 @@ class PaperList(models.Model):
         return f"{self.file_name} ({self.page})" if self.page else self.file_name
 
 
+class PlayerClaim(models.Model):
+    """An organiser asks an account to confirm it is a typed-in player of their event
+    (events.claims); its holder confirms or declines, once."""
+
+    class Status(models.TextChoices):
+        OPEN = "open"
+        CONFIRMED = "confirmed"
+        DECLINED = "declined"
+        WITHDRAWN = "withdrawn"  # the organiser asked another account
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="claims")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    asked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    created = models.DateTimeField(auto_now_add=True)
+    answered = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player"], condition=Q(status="open"), name="one_open_claim_a_player")
+        ]
+
+    def __str__(self) -> str:
+        return f"claim of {self.player_id} by {self.user_id} ({self.status})"
+
+
 class RatingEntry(models.Model):
     """One rated match's change of one player's rating (events.ratings): the rating after it, in
     the order matches were played (the event's date, the event, the round, the table)."""

@@ -39,7 +39,13 @@ class RatingsView(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        parameters=[OpenApiParameter("season", OpenApiTypes.INT, description="A year (this year when absent)")],
+        parameters=[
+            OpenApiParameter(
+                "season",
+                {"type": "integer", "minimum": 2000, "maximum": 2100},
+                description="A year (this year when absent)",
+            )
+        ],
         responses={200: SeasonSerializer, 400: OpenApiResponse(OpenApiTypes.OBJECT)},
     )
     def get(self, request: Request) -> Response:

@@ -35,6 +35,7 @@ KINDS = {
         Kind("reply", gettext_lazy("Replies to my comments"), grouped=False),
         Kind("like", gettext_lazy("Likes of my decks"), grouped=True),
         Kind("new_deck", gettext_lazy("New public decks of people I follow"), grouped=False),
+        Kind("player_link", gettext_lazy("Organisers asking me to confirm I played their event"), grouped=False),
     )
 }
 
@@ -53,6 +54,7 @@ def text(notification: Notification, mark: Callable[[str], str] | None = None) -
             "comment": gettext("%(actor)s commented on “%(deck)s”"),
             "reply": gettext("%(actor)s replied to you on “%(deck)s”"),
             "new_deck": gettext("%(actor)s shared a new deck: “%(deck)s”"),
+            "player_link": gettext("%(actor)s asks you to confirm you played “%(deck)s”"),
         }[notification.kind]
     if mark is None:
         return words % values

@@ -17,12 +17,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from catalog.textkeys import person_key
-from events import day, presenters, services, tools
+from events import claims, day, presenters, services, tools
 from events.forms import (
     FixListForm,
     GamesForm,
     JudgeForm,
     LatePlayerForm,
+    LinkPlayerForm,
     PenaltyForm,
     SeatingForm,
     TableForm,
@@ -163,6 +164,21 @@ def seating(request: AuthedRequest, event: Event) -> HttpResponse | None:
     if not event.tournament_rounds.exists():
         values["first_round_bye"] = form.cleaned_data["first_round_bye"]
     day.set_seating(player, values)
+    return None
+
+
+@day_action(shows="players")
+def link_player(request: AuthedRequest, event: Event) -> HttpResponse | None:
+    """A typed-in player's account: its holder is asked to confirm, in their notifications."""
+    form = valid(LinkPlayerForm(request.POST))
+    try:
+        claim = claims.ask(event, form.cleaned_data["player"], form.cleaned_data["username"], request.user)
+    except claims.ClaimError as exc:
+        raise Refused(str(exc)) from None
+    messages.success(
+        request,
+        _("%(user)s is asked to confirm they are %(name)s.") % {"user": claim.user.username, "name": claim.player.name},
+    )
     return None
 
 

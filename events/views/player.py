@@ -7,17 +7,17 @@ from types import SimpleNamespace
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 
-from events import day, presenters
+from events import claims, day, presenters
 from events.forms import (
     GamesForm,
 )
-from events.models import Event, Player
+from events.models import Event, Player, PlayerClaim
 from events.views.action import refused
 from events.views.lists import player_page
 from webutil.confirm import unless_confirmed
@@ -102,3 +102,19 @@ def _report_refused(request: AuthedRequest, event: Event, message: str) -> HttpR
     as it was typed (not a separate page that loses it)."""
     typed = SimpleNamespace(**{name: request.POST.get(name, "")[:10] for name in ("wins", "losses", "draws")})
     return player_page(request, event, status=400, report_refused=message, reported=typed)
+
+
+@login_required
+def claim(request: AuthedRequest, claim_id: int) -> HttpResponse:
+    """An organiser's request to confirm that the reader played their event as a typed-in
+    player: the reader's alone (a 404 to anyone else)."""
+    found = get_object_or_404(
+        PlayerClaim.objects.select_related("player__event", "asked_by"), pk=claim_id, user=request.user
+    )
+    if request.method == "POST":
+        try:
+            claims.answer(found.pk, request.user, request.POST.get("action") == "accept")
+        except claims.ClaimError as exc:
+            return render(request, "error.html", {"message": str(exc)}, status=exc.status)
+        return redirect("events:claim", found.pk)
+    return render(request, "events/claim.html", {"claim": found})

@@ -20,7 +20,8 @@ from catalog.models import Card, CardChange, Scan
 from collection.models import CollectionChange
 from contributions import reviews, services
 from decks.services import set_groups
-from events.models import Event, Match, Submission
+from events import claims
+from events.models import Event, Match, Player, Submission
 from groups.services import create_format
 from league.services import Side, log_game
 from tests.conftest import PASSWORD, logged_in
@@ -278,6 +279,13 @@ ROUTES = [
     Route("post", "/contributions/{proposal}/approve/", 403, (302,), (404,)),
     Route("post", "/contributions/{proposal}/reject/", 403, (302,), (404,), {"reason": "x"}),
     Route("get", "/review/", 403, (302,), (403,)),
+    # a typed-in player linked to an account: {claim} asks alice (bob's event); the day's form
+    # is the organiser's ({event} is alice's)
+    Route("get", "/events/claims/{claim}/", 200, (302,), (404,)),
+    Route("post", "/events/claims/{claim}/", 302, (302,), (404,), {"action": "decline"}),
+    Route(
+        "post", "/events/{event}/day/players/link/", 400, (302,), (404,), {"player": "{player}", "username": "nobody"}
+    ),
     # ratings: a season's leaderboard is public
     Route("get", "/ratings/", 200, (200,), (200,)),
     Route("get", "/api/ratings/?season=2026", 200, (200,), (200,)),
@@ -405,7 +413,11 @@ def world(alice, bob, charlie, media_root):
     ruling_proposal = services.propose_ruling(alice, Card.objects.get(code="YXJQ-003"), RULING | {"answer": SECRET})
     made = services.propose_ruling(bob, Card.objects.get(code="YXJQ-003"), RULING)
     services.approve(made.pk, charlie)
+    bobs = Event.objects.create(organiser=bob, name="bob 的賽事", deadline=timezone.now() + timedelta(days=1))
+    typed = Player.objects.create(event=bobs, name="艾莉絲")
+    claim = claims.ask(bobs, typed.pk, "alice", bob)
     return {
+        "claim": claim.pk,
         "ruling_proposal": ruling_proposal.pk,
         "ruling": CardChange.objects.get(ruling__isnull=False).ruling_id,
         "review": review.pk,

@@ -98,6 +98,7 @@ PRIVATE = [
     "/contributions/{ruling_proposal}/",  # a reader's ruling, for the owner (a curator) to review
     "/cards/YXJQ-003/rulings/propose/",  # with the rulings it may supersede
     "/review/",
+    "/events/claims/{claim}/",  # the reader's event asks the owner to confirm a typed-in player
     "/groups/",
     "/groups/{group}/",
     "/groups/join/{invite}/",
@@ -287,11 +288,13 @@ def talk(owner: Any, deck: Any) -> dict[str, Any]:
     contributions.approve(later.pk, owner)
     waiting = contributions.propose_ruling(reader, recruit, draft | {"source_kind": "judge", "source": "王裁判"})
     rate(owner, reader)
+    claim = ask_owner(owner, reader)
     return {
         "link": unlisted.link_token,
         "username": owner.username,
         "ruling": earlier,
         "ruling_proposal": waiting.pk,
+        "claim": claim,
     }
 
 
@@ -322,3 +325,17 @@ def rate(owner: Any, reader: Any) -> None:
         if number == 1:
             day.enter_result(Match.objects.create(round=round_, table=2, player_a=c, player_b=b), 0, 2, 0)
     ratings.recompute()
+
+
+def ask_owner(owner: Any, reader: Any) -> int:
+    """The reader's event asks the owner to confirm they are its typed-in player 蜀漢老將."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from events import claims
+    from events.models import Event, Player
+
+    event = Event.objects.create(organiser=reader, name="讀者盃", deadline=timezone.now() + timedelta(days=1))
+    typed = Player.objects.create(event=event, name="蜀漢老將")
+    return claims.ask(event, typed.pk, owner.username, reader).pk

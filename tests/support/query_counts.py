@@ -27,7 +27,7 @@ from decks.card_stats import compute as compute_card_stats
 from decks.data import DeckData
 from decks.models import Deck, DeckBookmark, DeckComment
 from decks.services import refresh_verdicts, save_deck
-from events import day, tools
+from events import claims, day, tools
 from events.models import Event, Match, PaperList, Player, Round, Submission
 from events.ratings import recompute as recompute_ratings
 from groups.models import MAX_FORMATS, Group, HouseFormat, Membership
@@ -142,6 +142,7 @@ def report() -> dict[str, dict[str, int]]:
             "changed": cards[size],
             "reviewed": reviewed,
             "ruling": made[len(made) // 2].pk,
+            "reviewed_by": writers[0],
         }
     anonymous = Client()
     # What each process builds once per catalogue version (the card index, the picture index) is
@@ -279,6 +280,15 @@ def report() -> dict[str, dict[str, int]]:
         )
     measure("GET /u/<username>/", lambda n: _count(anonymous, "get", f"/u/{setups[n]['user'].username}/"))
     measure("GET /ratings/", lambda n: _count(anonymous, "get", "/ratings/"))
+    for n in (10, 200):  # a writer's event asks the user to confirm they are its typed-in player
+        asker = setups[n]["reviewed_by"]
+        asked = Event.objects.create(organiser=asker, name=f"ask{n}", deadline=timezone.now() + timedelta(days=1))
+        typed = Player.objects.create(event=asked, name=f"typed{n}")
+        setups[n]["claim"] = claims.ask(asked, typed.pk, setups[n]["user"].username, asker).pk
+    measure(
+        "GET /events/claims/<id>/",
+        lambda n: _count(setups[n]["client"], "get", f"/events/claims/{setups[n]['claim']}/"),
+    )
     measure("GET /api/ratings/", lambda n: _count(anonymous, "get", "/api/ratings/"))
     measure(
         "GET /api/users/<username>/", lambda n: _count(anonymous, "get", f"/api/users/{setups[n]['user'].username}/")
