@@ -26,6 +26,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Count, F, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce, TruncDate
+from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from events.models import AGREED, ORGANISER, Match, PlayerRating, RatingEntry, RatingRun, RatingState
@@ -190,7 +191,7 @@ def queue_from(day: datetime.date) -> RatingRun | None:
 
 def event_day(event: Any) -> datetime.date:
     """The date an event's matches count from: its start, else its list deadline's day."""
-    return event.starts_on or event.deadline.date()
+    return event.starts_on or timezone.localdate(event.deadline)
 
 
 # --- what pages read ---------------------------------------------------------------------------

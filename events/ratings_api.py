@@ -25,7 +25,7 @@ class RatedPlayerSerializer(serializers.Serializer):
     matches = serializers.IntegerField(help_text="Rated matches in the season")
 
 
-class SeasonSerializer(serializers.Serializer):
+class RatingSeasonSerializer(serializers.Serializer):
     """A season's leaderboard: this serializer both produces the answer and documents it."""
 
     season = serializers.IntegerField(help_text="A calendar year")
@@ -46,7 +46,7 @@ class RatingsView(APIView):
                 description="A year (this year when absent)",
             )
         ],
-        responses={200: SeasonSerializer, 400: OpenApiResponse(OpenApiTypes.OBJECT)},
+        responses={200: RatingSeasonSerializer, 400: OpenApiResponse(OpenApiTypes.OBJECT)},
     )
     def get(self, request: Request) -> Response:
         form = SeasonForm(request.query_params)
@@ -61,4 +61,4 @@ class RatingsView(APIView):
             "others": others,
             "seasons": ratings.seasons(),
         }
-        return Response(SeasonSerializer(answer).data)
+        return Response(RatingSeasonSerializer(answer).data)

@@ -35,8 +35,9 @@ from groups.models import (
     Membership,
 )
 from league import services
-from league.models import Game, Result, not_in_the_future
+from league.models import MAX_SEASON_NAME, Game, Result, Season, not_in_the_future
 from league.queries import league
+from league.services import chosen_season
 from webutil.api_errors import Conflict
 from webutil.fields import StrictCharField
 
@@ -530,10 +531,62 @@ class RecordSerializer(serializers.Serializer):
 class LeagueView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses={200: RecordSerializer(many=True), 401: ERROR, 404: ERROR})
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "season",
+                {"type": "string", "pattern": "^(all|[1-9][0-9]{0,9})$"},
+                description="A season's id, or all; absent: the season of today, else the latest begun",
+            )
+        ],
+        responses={200: RecordSerializer(many=True), 401: ERROR, 404: ERROR},
+    )
     def get(self, request: Request, group_id: int) -> Response:
-        """Each player's confirmed games, wins, draws and losses, most wins first."""
+        """Each player's confirmed games, wins, draws and losses, most wins first (of a season)."""
         group = _group(request, group_id)
+        try:
+            season, _seasons = chosen_season(group, request.query_params.get("season"))
+        except services.GameError as exc:
+            raise NotFound(str(exc)) from None
         names = dict(Membership.objects.filter(group=group).values_list("user_id", "user__username"))
-        table = league(group, names, request.user)
+        table = league(group, names, request.user, season)
         return Response(RecordSerializer(table.players, many=True).data)
+
+
+class LeagueSeasonSerializer(serializers.Serializer):
+    """A season of the league: this serializer both produces the answer and documents it."""
+
+    id = serializers.IntegerField(read_only=True)
+    name = StrictCharField(max_length=MAX_SEASON_NAME)
+    starts_on = serializers.DateField()
+    ends_on = serializers.DateField()
+
+
+class SeasonListView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: LeagueSeasonSerializer(many=True), 401: ERROR, 404: ERROR})
+    def get(self, request: Request, group_id: int) -> Response:
+        """The league's seasons, newest first."""
+        group = _group(request, group_id)
+        return Response(LeagueSeasonSerializer(Season.objects.filter(group=group), many=True).data)
+
+    @extend_schema(
+        request=LeagueSeasonSerializer,
+        responses={201: LeagueSeasonSerializer, 400: ERROR, 401: ERROR, 403: ERROR, 404: ERROR},
+        description="The owner adds a season; seasons of a group never overlap.",
+    )
+    def post(self, request: Request, group_id: int) -> Response:
+        group = _group(request, group_id)
+        if group.owner_id != request.user.pk:
+            raise PermissionDenied(_("Only the group's owner may do this."))
+        payload = LeagueSeasonSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        data = payload.validated_data
+        try:
+            season = services.add_season(group, request.user, data["name"], data["starts_on"], data["ends_on"])
+        except DjangoValidationError as exc:
+            raise ValidationError(exc.message_dict) from None
+        except services.GameError as exc:
+            raise ValidationError({"detail": [str(exc)]}) from None
+        return Response(LeagueSeasonSerializer(season).data, status=status.HTTP_201_CREATED)

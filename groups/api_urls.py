@@ -18,4 +18,5 @@ urlpatterns = [
     path("groups/<int:group_id>/games/<int:game_id>/", api.GameDetailView.as_view(), name="group-game"),
     path("groups/<int:group_id>/games/<int:game_id>/confirm/", api.ConfirmView.as_view(), name="group-game-confirm"),
     path("groups/<int:group_id>/league/", api.LeagueView.as_view(), name="group-league"),
+    path("groups/<int:group_id>/seasons/", api.SeasonListView.as_view(), name="group-seasons"),
 ]

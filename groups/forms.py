@@ -13,7 +13,7 @@ from catalog.models import CardSet
 from catalog.templatetags.cards import zh
 from decks.models import Deck
 from groups.models import Group, HouseFormat
-from league.models import not_in_the_future
+from league.models import MAX_SEASON_NAME, not_in_the_future
 from webutil.form_fields import ChineseAwareSelect, RowChoiceField
 
 
@@ -31,6 +31,14 @@ class AddMemberForm(forms.Form):
 
 
 RESULTS = [("me", _("I won")), ("them", _("They won")), ("draw", _("Draw"))]
+
+
+class SeasonForm(forms.Form):
+    """A season of the league: its name and dates (bounds and overlaps: league.services)."""
+
+    name = forms.CharField(label=_("Season's name"), max_length=MAX_SEASON_NAME)
+    starts_on = forms.DateField(label=_("First day"), widget=forms.DateInput(attrs={"type": "date"}))
+    ends_on = forms.DateField(label=_("Last day"), widget=forms.DateInput(attrs={"type": "date"}))
 
 
 class GameForm(forms.Form):

@@ -16,6 +16,7 @@ urlpatterns = [
     path("groups/<int:group_id>/formats/<int:format_id>/", formats.format_page, name="format"),
     path("groups/<int:group_id>/formats/<int:format_id>/delete/", formats.delete_format, name="delete-format"),
     path("groups/<int:group_id>/games/", games.log_game, name="log-game"),
+    path("groups/<int:group_id>/seasons/", games.add_season, name="add-season"),
     path("groups/<int:group_id>/games/<int:game_id>/confirm/", games.confirm_game, name="confirm-game"),
     path("groups/<int:group_id>/games/<int:game_id>/delete/", games.delete_game, name="delete-game"),
 ]

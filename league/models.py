@@ -30,6 +30,13 @@ def not_in_the_future(day: datetime.date) -> None:
         raise ValidationError(_("A game is played in %(year)d or later.") % {"year": FIRST_DAY.year})
 
 
+def not_in_the_past_of_the_game(day: datetime.date) -> None:
+    # A season may be planned ahead (unlike a game), but not before the game existed, nor past
+    # what a date picker means to offer.
+    if not FIRST_DAY <= day <= datetime.date(2100, 12, 31):
+        raise ValidationError(_("Choose a date between %(first)d and 2100.") % {"first": FIRST_DAY.year})
+
+
 class Result(models.TextChoices):
     A = "a", gettext_lazy("first player won")
     B = "b", gettext_lazy("second player won")
@@ -83,3 +90,34 @@ class Game(models.Model):
     @property
     def b_won(self) -> bool:
         return self.result == Result.B
+
+
+MAX_SEASON_NAME = 60
+
+
+class SeasonQuerySet(models.QuerySet["Season"]):
+    def on(self, day: datetime.date) -> SeasonQuerySet:
+        """The season a day belongs to (none, or one: seasons of a group never overlap)."""
+        return self.filter(starts_on__lte=day, ends_on__gte=day)
+
+
+class Season(models.Model):
+    """A season of a group's league: its games and its events' matches belong to the season of
+    their date. Seasons of one group never overlap (league.services.add_season, under the
+    group's row lock)."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(max_length=MAX_SEASON_NAME)
+    starts_on = models.DateField(validators=[not_in_the_past_of_the_game])
+    ends_on = models.DateField(validators=[not_in_the_past_of_the_game])
+
+    objects = SeasonQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-starts_on", "-pk"]
+        constraints = [
+            models.CheckConstraint(condition=Q(ends_on__gte=models.F("starts_on")), name="season_ends_after_start"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.starts_on}–{self.ends_on})"

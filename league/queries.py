@@ -7,12 +7,13 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import Count, F, Q
+from django.db.models.functions import Coalesce, TruncDate
 
 from catalog.lookup import catalog_index
 from catalog.models import Card
 from decks.models import Deck
 from events.models import Match
-from league.models import Game, Result
+from league.models import Game, Result, Season
 
 
 @dataclass
@@ -66,11 +67,16 @@ EVENT_COLUMNS = {
 }
 
 
-def _event_records(group: Any, field: str, members: list[int], into: dict[Any, Record]) -> None:
+def _event_records(
+    group: Any, field: str, members: list[int], into: dict[Any, Record], season: Season | None = None
+) -> None:
     """The matches of the group's events with a result (byes and match losses are no game), per
     member's side: a match is one game of the league, won by whoever won more of its games. One
     grouped query for each side."""
     matches = Match.objects.filter(round__event__group=group, player_b__isnull=False, a_wins__isnull=False)
+    if season is not None:  # the event's date: its start, else its list deadline's day
+        day = Coalesce(F("round__event__starts_on"), TruncDate("round__event__deadline"))
+        matches = matches.annotate(day=day).filter(day__gte=season.starts_on, day__lte=season.ends_on)
     for side, other in (("a", "b"), ("b", "a")):
         column = EVENT_COLUMNS[field].format(side=side)
         rows = (
@@ -107,26 +113,29 @@ class League:
     decks: list[Record]
 
 
-def league(group: Any, usernames: dict[int, str], reader: Any) -> League:
+def league(group: Any, usernames: dict[int, str], reader: Any, season: Season | None = None) -> League:
     """The group's tables: per player (labelled from `usernames`, id → name, which the caller
     read with the members), per general and per deck, from the games logged and confirmed and
-    from the matches of the group's events. A deck the reader may not read (a player's private
-    deck) is left out of the decks' table: its name is its owner's. Fourteen queries."""
+    from the matches of the group's events; of one season (the games and events of its dates)
+    or of all time. A deck the reader may not read (a player's private deck) is left out of the
+    decks' table: its name is its owner's. Fourteen queries."""
     games = Game.objects.filter(group=group).confirmed()
+    if season is not None:
+        games = games.filter(played_on__gte=season.starts_on, played_on__lte=season.ends_on)
     members = list(usernames)
     players = _records(games, "player")
-    _event_records(group, "player", members, players)
+    _event_records(group, "player", members, players, season)
     # A player who left is still in the table, under the name read here.
     gone = [pk for pk in players if pk not in usernames]
     names = {**usernames, **dict(get_user_model().objects.filter(pk__in=gone).values_list("pk", "username"))}
     for pk, record in players.items():
         record.label = names.get(pk, "?")
     generals = _records(games, "general")
-    _event_records(group, "general", members, generals)
+    _event_records(group, "general", members, generals, season)
     for card in Card.objects.filter(pk__in=list(generals)).only("pk", "name"):
         generals[card.pk].label = card.name
     decks = _records(games, "deck")
-    _event_records(group, "deck", members, decks)
+    _event_records(group, "deck", members, decks, season)
     shown = {}
     for deck in Deck.objects.visible_to(reader).filter(pk__in=list(decks)).only("pk", "name"):
         decks[deck.pk].label = deck.name

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from decks.models import PUBLIC, Deck
 from groups.models import Group, Membership
-from league.models import Game, Result, not_in_the_future
+from league.models import Game, Result, Season, not_in_the_future
 
 
 class GameError(ValueError):
@@ -134,3 +134,54 @@ def delete_game(game: Game, actor: Any) -> None:
     if not owner and not (player and game.confirmed is None):
         raise NotAllowed(_("Only a player of a game not yet confirmed, or the group's owner, deletes it."))
     game.delete()
+
+
+# Seasons a group may have: ten years of four a year.
+MAX_SEASONS = 40
+
+
+def add_season(group: Group, actor: Any, name: Any, starts_on: Any, ends_on: Any) -> Season:
+    """The owner adds a season. Refused (ValidationError by field) when its dates are out of
+    bounds or overlap another season of the group: a game belongs to one season. Under the
+    group's row lock, so two seasons added at once never overlap."""
+    if group.owner_id != actor.pk:
+        raise NotAllowed(_("Only the group's owner may do this."))
+    season = Season(group=group, name=name if isinstance(name, str) else "", starts_on=starts_on, ends_on=ends_on)
+    if "\x00" in season.name:
+        raise ValidationError({"name": [_("The name holds characters that cannot be stored.")]})
+    season.full_clean(exclude=["group"])  # bounds and lengths: the model fields'
+    if season.ends_on < season.starts_on:
+        raise ValidationError({"ends_on": [_("A season ends on or after its first day.")]})
+    with transaction.atomic():
+        Group.objects.select_for_update().filter(pk=group.pk).first()
+        seasons = Season.objects.filter(group=group)
+        if seasons.count() >= MAX_SEASONS:
+            raise GameError(_("The group has %(n)d seasons, the most a group may have.") % {"n": MAX_SEASONS})
+        clash = seasons.filter(starts_on__lte=season.ends_on, ends_on__gte=season.starts_on).first()
+        if clash is not None:
+            raise ValidationError(
+                {
+                    "starts_on": [
+                        _("It overlaps the season “%(name)s”: a game belongs to one season.") % {"name": clash.name}
+                    ]
+                }
+            )
+        season.save()
+    return season
+
+
+def chosen_season(group: Group, asked: Any) -> tuple[Season | None, list[Season]]:
+    """The season a page shows (`?season=` an id of the group's, "all" for all time; none asked:
+    the season of today, else the latest that began) and the group's seasons, newest first."""
+    seasons = list(Season.objects.filter(group=group))
+    if asked == "all":
+        return None, seasons
+    if asked:
+        found = next((s for s in seasons if str(s.pk) == str(asked)), None)
+        if found is None:
+            raise GameError(_("No such season in this group."))
+        return found, seasons
+    today = timezone.localdate()
+    current = next((s for s in seasons if s.starts_on <= today <= s.ends_on), None)
+    begun = next((s for s in seasons if s.starts_on <= today), None)
+    return current or begun, seasons

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from groups.forms import SeasonForm
 from groups.models import Membership
 from groups.views.groups import game_form, group_page, group_url, member_group
 from league import services
@@ -78,3 +80,26 @@ def delete_game(request: AuthedRequest, group_id: int, game_id: int) -> HttpResp
     else:
         messages.success(request, _("The game is deleted."))
     return redirect(group_url(group))
+
+
+@login_required
+@require_POST
+def add_season(request: AuthedRequest, group_id: int) -> HttpResponse:
+    """The owner adds a season of the league; a refused one comes back on the group's page."""
+    group = member_group(request, group_id)
+    form = SeasonForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            season = services.add_season(group, request.user, data["name"], data["starts_on"], data["ends_on"])
+        except services.NotAllowed as exc:
+            raise PermissionDenied(str(exc)) from None
+        except services.GameError as exc:
+            form.add_error(None, str(exc))
+        except ValidationError as exc:
+            for field, errors in exc.message_dict.items():
+                form.add_error(field if field in form.fields else None, errors)
+        else:
+            messages.success(request, _("Season “%(name)s” added.") % {"name": season.name})
+            return redirect(f"{group_url(group)}?season={season.pk}#league")
+    return group_page(request, group.pk, season_form=form)

@@ -17,10 +17,11 @@ from decks.i18n import label_formats
 from decks.models import Deck
 from decks.views.decks import deck_table
 from groups import services
-from groups.forms import AddMemberForm, GameForm, GroupForm
+from groups.forms import AddMemberForm, GameForm, GroupForm, SeasonForm
 from groups.models import Group, Membership
 from league.models import Game
 from league.queries import league
+from league.services import GameError, chosen_season
 from webutil.confirm import unless_confirmed
 from webutil.invitations import GROUP, invitation
 from webutil.requests import AuthedRequest
@@ -60,8 +61,14 @@ def game_form(request: AuthedRequest, group: Group, members: list[Membership], d
 
 
 @login_required
-def group_page(request: AuthedRequest, group_id: int, form: GameForm | None = None) -> HttpResponse:
+def group_page(
+    request: AuthedRequest, group_id: int, form: GameForm | None = None, season_form: SeasonForm | None = None
+) -> HttpResponse:
     group = member_group(request, group_id)
+    try:
+        season, seasons = chosen_season(group, request.GET.get("season"))
+    except GameError:
+        raise Http404(_("No such season in this group.")) from None
     members = list(Membership.objects.filter(group=group).select_related("user").order_by("-role", "user__username"))
     owner = group.owner_id == request.user.pk
     decks, valid = deck_table(request, Deck.objects.shared_with(group))
@@ -89,12 +96,16 @@ def group_page(request: AuthedRequest, group_id: int, form: GameForm | None = No
         "readable": set(
             Deck.objects.visible_to(request.user).filter(pk__in=played - {None}).values_list("pk", flat=True)
         ),
-        "league": league(group, {m.user_id: m.user.username for m in members}, request.user),
+        "league": league(group, {m.user_id: m.user.username for m in members}, request.user, season),
+        "season": season,
+        "seasons": seasons,
+        "season_form": season_form or (SeasonForm() if owner else None),
         "house_formats": list(group.formats.all()),
         "events": events,
         **decks,
     }
-    status = 400 if (form is not None and form.errors) or not valid else 200
+    refused = (form is not None and form.errors) or (season_form is not None and season_form.errors)
+    status = 400 if refused or not valid else 200
     return render(request, "groups/group.html", context, status=status)
 
 

@@ -59,6 +59,7 @@ RULING = {
     "source": "台北公開賽裁判",
     "decided_on": "2026-03-15",
 }
+SEASON = {"name": "春季聯賽", "starts_on": "2026-03-01", "ends_on": "2026-05-31"}
 HOUSE_RULES = {"name": "家規", "min_cards": 40, "max_cards": 60, "copy_limit": 3}
 HOUSE_FORM = {key: str(value) for key, value in HOUSE_RULES.items()}
 
@@ -351,6 +352,11 @@ ROUTES = [
     Route("post", "/api/groups/{group}/games/{game}/confirm/", 403, (401,), (404,), {}, json=True, member=(200,)),
     Route("delete", "/api/groups/{group}/games/{game}/", 204, (401,), (404,), member=(204,)),
     Route("get", "/api/groups/{group}/league/", 200, (401,), (404,), member=(200,)),
+    Route("get", "/api/groups/{group}/league/?season=all", 200, (401,), (404,), member=(200,)),
+    Route("get", "/api/groups/{group}/seasons/", 200, (401,), (404,), member=(200,)),
+    Route("post", "/api/groups/{group}/seasons/", 201, (401,), (404,), SEASON, json=True, member=(403,)),
+    Route("get", "/groups/{group}/?season=all", 200, (302,), (404,), member=(200,)),
+    Route("post", "/groups/{group}/seasons/", 302, (302,), (404,), SEASON, member=(403,)),
     # {format} is a house format of alice's group: every member reads it, only she changes it
     Route("get", "/groups/{group}/formats/new/", 200, (302,), (404,), member=(403,)),
     Route("post", "/groups/{group}/formats/new/", 302, (302,), (404,), HOUSE_FORM, member=(403,)),

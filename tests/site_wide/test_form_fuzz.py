@@ -120,6 +120,7 @@ QUERIES: dict[str, list[str]] = {
     "/decks/compare/": ["a", "b", "a_link", "b_link"],
     "/rulings/": ["term", "page"],
     "/ratings/": ["season"],
+    "/groups/{group}/seasons/": ["name", "starts_on", "ends_on"],
     "/events/{event}/day/players/link/": ["player", "username"],
     "/decks/{deck}/history/": ["a", "b"],
     "/groups/{group}/": ["general", "faction", "format", "legal", "sort", "page", "per_page"],

@@ -102,6 +102,8 @@ PRIVATE = [
     "/groups/",
     "/groups/{group}/",
     "/groups/join/{invite}/",
+    "/groups/{group}/?season={season}",  # an earlier season of the league
+    "/groups/{group}/?season=all",
     "/groups/{group}/formats/new/",
     "/groups/{group}/formats/{format}/",
 ]
@@ -192,6 +194,8 @@ def paper_sheet(event: Any) -> dict[str, int]:
 def play_group(owner: Any, deck: Any) -> dict[str, Any]:
     """The owner's play group with another member, `deck` shared with it, a confirmed game and
     one waiting for the owner to confirm."""
+    from datetime import date, timedelta
+
     from django.contrib.auth import get_user_model
 
     from decks.services import set_groups
@@ -213,7 +217,11 @@ def play_group(owner: Any, deck: Any) -> dict[str, Any]:
         owner,
         {"name": "新手局", "min_cards": 30, "max_cards": 50, "copy_limit": 2, "banned": ["酒"], "sets": ["YXJQ"]},
     )
-    return {"group": group.pk, "invite": group.invite, "format": house.pk}
+    # Two seasons of its league: one past, one now (the page shows the current one).
+    today = date.today()
+    past = services.add_season(group, owner, "去年秋季", date(today.year - 1, 9, 1), date(today.year - 1, 11, 30))
+    services.add_season(group, owner, "本季", today - timedelta(days=10), today + timedelta(days=80))
+    return {"group": group.pk, "invite": group.invite, "format": house.pk, "season": past.pk}
 
 
 def talk(owner: Any, deck: Any) -> dict[str, Any]:

@@ -33,6 +33,7 @@ from events.ratings import recompute as recompute_ratings
 from groups.models import MAX_FORMATS, Group, HouseFormat, Membership
 from groups.services import create_group
 from league.models import Game
+from league.services import add_season
 from people.models import Notification
 
 
@@ -424,7 +425,20 @@ def report() -> dict[str, dict[str, int]]:
             f"GET {page.format('<id>')}",
             lambda n, page=page: _count(setups[n]["client"], "get", page.format(setups[n]["group"].pk)),
         )
-    for page in ("/api/groups/{}/games/", "/api/groups/{}/league/", "/api/groups/{}/formats/"):
+    for n in (10, 200):  # the current season of the group's league, holding its games
+        setups[n]["season"] = add_season(
+            setups[n]["group"], setups[n]["user"], "本季", date.today() - timedelta(days=30), date.today()
+        ).pk
+    measure(
+        "GET /groups/<id>/?season=<id>",
+        lambda n: _count(setups[n]["client"], "get", f"/groups/{setups[n]['group'].pk}/?season={setups[n]['season']}"),
+    )
+    for page in (
+        "/api/groups/{}/games/",
+        "/api/groups/{}/league/",
+        "/api/groups/{}/formats/",
+        "/api/groups/{}/seasons/",
+    ):
         measure(
             f"GET {page.format('<id>')}",
             lambda n, page=page: _count(setups[n]["client"], "get", page.format(setups[n]["group"].pk)),
