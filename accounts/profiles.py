@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from catalog.lookup import catalog_index
 from catalog.templatetags.cards import user_text
 from decks.models import Deck
 from events import presenters, ratings
@@ -58,9 +59,13 @@ def _events(user: Any) -> list[dict[str, Any]]:
             continue
         order = presenters.placings(event)
         place = order.index(player.pk) + 1 if player.pk in order else None
-        shown.append({"event": event, "place": place, "of": len(order), "general": player.general})
+        shown.append({"event": event, "place": place, "of": len(order), "general": player.general, "pk": player.pk})
         if len(shown) == EVENTS_SHOWN:
             break
+    won_lost_drawn = presenters.records([row["pk"] for row in shown])
+    for row in shown:
+        row["won"], row["lost"], row["drawn"] = won_lost_drawn[row["pk"]]
+        row["general_card"] = catalog_index().by_code.get(row["general"])
     return shown
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.paginator import Page, Paginator
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
@@ -350,3 +350,18 @@ def player_context(event: Event, user: Any) -> dict[str, Any]:
         "penalties": list(player.penalties.all()) if player else [],
         "can_check_in": bool(player and event.checkin_open and not event.tournament_rounds.exists()),
     }
+
+
+def records(player_ids: list[int]) -> dict[int, tuple[int, int, int]]:
+    """Each player's matches against an opponent: (won, lost, drawn), decided ones only (byes
+    and match losses without an opponent left out). One query, however many players."""
+    out: dict[int, list[int]] = {pk: [0, 0, 0] for pk in player_ids}
+    decided = Match.objects.filter(a_wins__isnull=False, b_wins__isnull=False, player_b__isnull=False)
+    rows = decided.filter(Q(player_a__in=player_ids) | Q(player_b__in=player_ids)).values_list(
+        "player_a", "player_b", "a_wins", "b_wins"
+    )
+    for a, b, aw, bw in rows:
+        for me, mine, theirs in ((a, aw, bw), (b, bw, aw)):
+            if me in out:
+                out[me][0 if mine > theirs else 1 if mine < theirs else 2] += 1
+    return {pk: (w, lost, d) for pk, (w, lost, d) in out.items()}

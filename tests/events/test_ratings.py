@@ -204,3 +204,16 @@ def test_marking_an_event_rated_on_its_page_queues_a_run_from_its_date(
     assert answer.status_code == 302, answer.content[:300]
     assert Event.objects.get(pk=event.pk).rated
     assert RatingRun.objects.get(status="queued").from_date == date(2026, 2, 1)
+
+
+def test_the_profile_lists_each_event_with_its_record_and_general(people, english) -> None:
+    from events import presenters
+
+    event = _event(people["ann"], date(2026, 3, 1), FIRST)
+    Event.objects.filter(pk=event.pk).update(lists_public="after", top_cut=0, rounds=3)
+    Player.objects.filter(event=event).update(general="WJ-001")
+    ann = Player.objects.get(event=event, user=people["ann"])
+    assert presenters.records([ann.pk]) == {ann.pk: (1, 0, 1)}  # beat ben, drew dan
+    page = Client().get("/u/ann/").content.decode()
+    events_part = page[page.index('id="events-heading"') :]
+    assert "1–0–1" in events_part and "/cards/WJ-001/" in events_part
