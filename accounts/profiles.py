@@ -52,7 +52,7 @@ def _events(user: Any) -> list[dict[str, Any]]:
         .select_related("event")
         .order_by("-event__starts_on", "-event__created")[: EVENTS_SHOWN * 2]
     )
-    shown = []
+    shown: list[dict[str, Any]] = []
     for player in players:
         event = player.event
         if presenters.stage(event) != presenters.FINISHED:

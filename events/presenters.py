@@ -361,6 +361,7 @@ def records(player_ids: list[int]) -> dict[int, tuple[int, int, int]]:
         "player_a", "player_b", "a_wins", "b_wins"
     )
     for a, b, aw, bw in rows:
+        assert aw is not None and bw is not None  # the query keeps decided matches
         for me, mine, theirs in ((a, aw, bw), (b, bw, aw)):
             if me in out:
                 out[me][0 if mine > theirs else 1 if mine < theirs else 2] += 1
