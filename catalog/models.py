@@ -351,6 +351,11 @@ class RulingQuerySet(models.QuerySet["Ruling"]):
     def of_card(self, card: Card) -> RulingQuerySet:
         return self.filter(cards=card)
 
+    def in_force(self) -> RulingQuerySet:
+        """Rulings shown and not replaced by a later one shown."""
+        later = Ruling.objects.filter(replaces=models.OuterRef("pk"), withdrawn=False)
+        return self.shown().filter(~models.Exists(later))
+
     def citing(self, term: str) -> RulingQuerySet:
         return self.filter(terms__contains=f" {term} ")
 

@@ -129,6 +129,12 @@ def cited(text: str) -> list[str]:
     return [slug for slug in TERMS if slug in found]
 
 
+def of_fact(fact: facts.Fact, value: Any) -> str:
+    """The term a fact's row names: the fact's own (覺醒值 → 武魂), else its value when that is a
+    term (speed fast → 快速); "" for none."""
+    return fact.term or (value if isinstance(value, str) and value in TERMS else "")
+
+
 def of_card(card: Any) -> list[str]:
     """The slugs of the terms a card's face names: its kind (部隊, 錦囊), the facts its kind
     shows that are terms (快速, 武魂), and the terms in its text; in the registry's order. The
@@ -136,11 +142,8 @@ def of_card(card: Any) -> list[str]:
     found = {card.kind} & set(TERMS)
     for fact in facts.FACTS.values():
         value = getattr(card, fact.name, None)
-        if card.kind not in fact.shown_on or value is None or value == "":
-            continue
-        if fact.term:
-            found.add(fact.term)
-        elif isinstance(value, str) and value in TERMS:
-            found.add(value)
+        if card.kind in fact.shown_on and value is not None and value != "":
+            found.add(of_fact(fact, value))
+    found.discard("")
     found.update(cited(card.text or ""))
     return [slug for slug in TERMS if slug in found]

@@ -7,6 +7,8 @@ from datetime import datetime, timedelta
 from django.utils import timezone
 from django_tasks import default_task_backend, task
 
+from webutil.batching import queue_once
+
 # How often this week's likes are counted again (their weights fall with their age).
 RECOUNT_EVERY = timedelta(hours=1)
 
@@ -61,13 +63,7 @@ def recompute_card_stats() -> int:
 def schedule_card_stats() -> None:
     """Queue the cards' figures a minute on, unless a run is queued already: a hundred saves in
     that minute make one run. A backend that cannot defer (tests) leaves it to the caller."""
-    from django_tasks_db.models import DBTaskResult
-
-    if not default_task_backend.supports_defer:
-        return
-    if DBTaskResult.objects.filter(task_path=recompute_card_stats.module_path, status="READY").exists():
-        return
-    recompute_card_stats.using(run_after=timezone.now() + CARD_STATS_BATCH).enqueue()
+    queue_once(recompute_card_stats, CARD_STATS_BATCH)
 
 
 @task()

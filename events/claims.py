@@ -13,7 +13,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from events.models import Event, Player, PlayerClaim
-from events.ratings import event_day
 from events.tasks import schedule_ratings
 from people import notices
 
@@ -66,7 +65,7 @@ def answer(claim_id: int, user: Any, accept: bool) -> PlayerClaim:
             player.user = user
             player.save(update_fields=["user"])
             if player.event.rated:
-                day = event_day(player.event)
+                day = player.event.day
                 transaction.on_commit(lambda: schedule_ratings(day))
         claim.status = PlayerClaim.Status.CONFIRMED if accept else PlayerClaim.Status.DECLINED
         claim.answered = timezone.now()

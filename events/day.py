@@ -40,7 +40,6 @@ from events.models import (
     Submission,
 )
 from events.models import BYE as BYE_RESULT
-from events.ratings import event_day
 from events.tasks import schedule_card_wins, schedule_ratings
 from rules_check import DeckListError
 from tournament import BYE, PairingError, Points, Standing, assign_tables, bracket_pairs, pair_round, standings
@@ -555,11 +554,11 @@ def enter_result(match: Match, wins: int, losses: int, draws: int, *, side: Play
     current.a_wins, current.b_wins, current.draws = wins, losses, draws
     current.decided_by, current.disputed = ORGANISER, False
     current.save(update_fields=["a_wins", "b_wins", "draws", "decided_by", "disputed"])
-    _count_card_wins(current)
+    _recount_after_result(current)
     return current
 
 
-def _count_card_wins(match: Match) -> None:
+def _recount_after_result(match: Match) -> None:
     """A result at an event whose lists are public moves the cards' win rates, and at a rated
     event the players' ratings: both counted again in the background, a minute on, with the other
     results of that minute."""
@@ -567,8 +566,7 @@ def _count_card_wins(match: Match) -> None:
     if event.lists_public in PUBLIC_LISTS:
         transaction.on_commit(schedule_card_wins)
     if event.rated and match.player_b_id is not None:
-        day = event_day(event)
-        transaction.on_commit(lambda: schedule_ratings(day))
+        transaction.on_commit(lambda: schedule_ratings(event.day))
 
 
 @transaction.atomic
@@ -612,7 +610,7 @@ def report(match: Match, player: Player, wins: int, losses: int, draws: int) -> 
         a = reports[current.player_a_id]
         current.a_wins, current.b_wins, current.draws = a.wins, a.losses, a.draws
         current.decided_by, current.disputed = AGREED, False
-        _count_card_wins(current)
+        _recount_after_result(current)
     else:
         current.a_wins = current.b_wins = current.draws = None
         current.decided_by, current.disputed = "", True

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import math
 import secrets
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
+from django.db.models.functions import Coalesce, TruncDate
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -136,6 +137,12 @@ class Event(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("events:detail", args=[self.pk])
+
+    @property
+    def day(self) -> date:
+        """The date its matches count from (ratings, league seasons): its start, else its list
+        deadline's day in local time. In queries: `event_day()`."""
+        return self.starts_on or timezone.localdate(self.deadline)
 
     @property
     def format_label(self) -> str:
@@ -492,6 +499,11 @@ class PlayerClaim(models.Model):
 
     def __str__(self) -> str:
         return f"claim of {self.player_id} by {self.user_id} ({self.status})"
+
+
+def event_day(path: str = "") -> Coalesce:
+    """Event.day as a query expression; `path` leads to the event ("round__event__")."""
+    return Coalesce(F(f"{path}starts_on"), TruncDate(f"{path}deadline"))
 
 
 class RatingEntry(models.Model):

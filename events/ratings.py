@@ -25,16 +25,15 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Count, F, OuterRef, Q, Subquery
-from django.db.models.functions import Coalesce, TruncDate
-from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from events.models import AGREED, ORGANISER, Match, PlayerRating, RatingEntry, RatingRun, RatingState
+from events.models import AGREED, ORGANISER, Match, PlayerRating, RatingEntry, RatingRun, RatingState, event_day
 
 # The leaderboard of a season lists players with at least this many rated matches in it.
 SEASON_MATCHES = 5
 _MODEL = PlackettLuce()
 _ORDER = ("played_on", "event_id", "round_number", "table")
+_NEWEST_FIRST = tuple(f"-{field}" for field in _ORDER)
 
 
 class Busy(RuntimeError):
@@ -58,7 +57,7 @@ class Played:
 
 def rated_matches(since: datetime.date | None = None) -> Iterator[Played]:
     """The matches that move ratings, in the order played, from `since` on (one query)."""
-    day = Coalesce(F("round__event__starts_on"), TruncDate("round__event__deadline"))
+    day = event_day("round__event__")
     found = (
         Match.objects.filter(
             round__event__rated=True,
@@ -121,7 +120,7 @@ def _start(since: datetime.date | None) -> dict[int, tuple[float, float]]:
     if since is None:
         return {}
     before = RatingEntry.objects.filter(played_on__lt=since)
-    last = before.filter(user=OuterRef("user")).order_by(*(f"-{f}" for f in _ORDER)).values("pk")[:1]
+    last = before.filter(user=OuterRef("user")).order_by(*_NEWEST_FIRST).values("pk")[:1]
     rows = before.filter(pk=Subquery(last)).values_list("user_id", "mu", "sigma")
     return {user: (mu, sigma) for user, mu, sigma in rows}
 
@@ -156,7 +155,7 @@ def _write_current(users: set[int]) -> None:
     if not users:
         return
     mine = RatingEntry.objects.filter(user=OuterRef("user"))
-    last = mine.order_by(*(f"-{f}" for f in _ORDER)).values("pk")[:1]
+    last = mine.order_by(*_NEWEST_FIRST).values("pk")[:1]
     latest = RatingEntry.objects.filter(user__in=users, pk=Subquery(last)).values_list(
         "user_id", "mu", "sigma", "ordinal"
     )
@@ -189,11 +188,6 @@ def queue_from(day: datetime.date) -> RatingRun | None:
         return RatingRun.objects.create(from_date=day)
 
 
-def event_day(event: Any) -> datetime.date:
-    """The date an event's matches count from: its start, else its list deadline's day."""
-    return event.starts_on or timezone.localdate(event.deadline)
-
-
 # --- what pages read ---------------------------------------------------------------------------
 
 
@@ -208,7 +202,7 @@ def season_table(year: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]
     rating at the season's last match, highest first; then the others, apart. Players who left
     the leaderboard are not listed. Three queries."""
     in_year = RatingEntry.objects.filter(played_on__year=year)
-    last = in_year.filter(user=OuterRef("user")).order_by(*(f"-{f}" for f in _ORDER)).values("pk")[:1]
+    last = in_year.filter(user=OuterRef("user")).order_by(*_NEWEST_FIRST).values("pk")[:1]
     counts = dict(in_year.values("user").annotate(n=Count("pk")).values_list("user", "n"))
     rows = (
         in_year.filter(pk=Subquery(last))
@@ -234,5 +228,5 @@ def season_table(year: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]
 
 def history(user: Any, last: int | None = None) -> list[RatingEntry]:
     """A player's entries (the `last` ones), oldest first (one query)."""
-    newest_first = RatingEntry.objects.filter(user=user).order_by(*(f"-{f}" for f in _ORDER))
+    newest_first = RatingEntry.objects.filter(user=user).order_by(*_NEWEST_FIRST)
     return list(reversed(newest_first[:last] if last else newest_first))

@@ -14,7 +14,6 @@ from django.utils.translation import gettext as _
 
 from decks.batch import problem_lines
 from decks.legality import check_list, remembered_verdict
-from events import ratings
 from events.day import list_verdict, players_from_lists
 from events.models import Event, Match, Player, Submission
 from events.tasks import schedule_ratings
@@ -57,7 +56,7 @@ def change_settings(event: Event, values: dict[str, Any]) -> Event:
     current = Event.objects.select_for_update().get(pk=event.pk)
     if current.locked and LIST_SETTINGS & set(values):
         raise EventClosed(closed_reason(current) or "")
-    before = (current.rated, ratings.event_day(current))
+    before = (current.rated, current.day)
     for name, value in values.items():
         setattr(current, name, value)
     current.full_clean(
@@ -66,7 +65,7 @@ def change_settings(event: Event, values: dict[str, Any]) -> Event:
         validate_constraints=False,
     )
     current.save(update_fields=list(values))
-    after = (current.rated, ratings.event_day(current))
+    after = (current.rated, current.day)
     if before != after and (before[0] or after[0]):  # its matches enter or leave the ratings, or move
         day = min(before[1], after[1])
         transaction.on_commit(lambda: schedule_ratings(day))

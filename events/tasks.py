@@ -7,6 +7,8 @@ from datetime import date, timedelta
 from django.utils import timezone
 from django_tasks import default_task_backend, task
 
+from webutil.batching import queue_once
+
 # Results entered within this long are counted in one run of the cards' win rates.
 CARD_WINS_BATCH = timedelta(minutes=1)
 
@@ -23,13 +25,7 @@ def recompute_card_wins() -> int:
 def schedule_card_wins() -> None:
     """Queue the cards' win rates a minute on, unless a run is queued already: a round of fifty
     results makes one run. A backend that cannot defer (tests) leaves it to the caller."""
-    from django_tasks_db.models import DBTaskResult
-
-    if not default_task_backend.supports_defer:
-        return
-    if DBTaskResult.objects.filter(task_path=recompute_card_wins.module_path, status="READY").exists():
-        return
-    recompute_card_wins.using(run_after=timezone.now() + CARD_WINS_BATCH).enqueue()
+    queue_once(recompute_card_wins, CARD_WINS_BATCH)
 
 
 # Results entered within this long are rated in one run.

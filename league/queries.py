@@ -7,12 +7,11 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import Count, F, Q
-from django.db.models.functions import Coalesce, TruncDate
 
 from catalog.lookup import catalog_index
 from catalog.models import Card
 from decks.models import Deck
-from events.models import Match
+from events.models import Match, event_day
 from league.models import Game, Result, Season
 
 
@@ -75,8 +74,9 @@ def _event_records(
     grouped query for each side."""
     matches = Match.objects.filter(round__event__group=group, player_b__isnull=False, a_wins__isnull=False)
     if season is not None:  # the event's date: its start, else its list deadline's day
-        day = Coalesce(F("round__event__starts_on"), TruncDate("round__event__deadline"))
-        matches = matches.annotate(day=day).filter(day__gte=season.starts_on, day__lte=season.ends_on)
+        matches = matches.annotate(day=event_day("round__event__")).filter(
+            day__gte=season.starts_on, day__lte=season.ends_on
+        )
     for side, other in (("a", "b"), ("b", "a")):
         column = EVENT_COLUMNS[field].format(side=side)
         rows = (

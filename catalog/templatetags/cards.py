@@ -299,7 +299,7 @@ def card_facts(card: Any) -> dict[str, Any]:
         linked = fact.filter and fact.kind in (facts.CHOICE, facts.TEXT) and value
         link = f"{reverse_memo('catalog:card-list')}?{urlencode({fact.name: value})}" if linked else ""
         names = (fact.name, *fact.joins, *((fact.fallback,) if fact.fallback else ()))
-        term = fact.term or (value if isinstance(value, str) and value in terms.TERMS else "")
+        term = terms.of_fact(fact, value)
         rows.append({"fact": fact, "text": text, "link": link, "change": _change_of(card, names), "term": term})
     return {"card": card, "rows": rows}
 
