@@ -23,8 +23,8 @@ from catalog.lookup import catalog_index
 from catalog.templatetags.cards import user_text
 from decks.models import Deck
 from events import presenters, ratings
-from events.models import Player, PlayerRating
-from people import notices, profiles
+from events.models import PlayerRating
+from people import notices, profiles, regions
 from people.models import MAX_BIO, MAX_DISPLAY_NAME, Follow, Profile
 from webutil.charts import polyline
 from webutil.requests import AuthedRequest, HtmxHttpRequest
@@ -45,26 +45,9 @@ def _person(request: HttpRequest, username: str) -> tuple[Any, Profile]:
 
 
 def _events(user: Any) -> list[dict[str, Any]]:
-    """The user's finished events whose lists are public after the event, with their place: a
-    few queries each, for at most EVENTS_SHOWN events."""
-    players = (
-        Player.objects.filter(user=user, event__lists_public="after")
-        .select_related("event")
-        .order_by("-event__starts_on", "-event__created")[: EVENTS_SHOWN * 2]
-    )
-    shown: list[dict[str, Any]] = []
-    for player in players:
-        event = player.event
-        if presenters.stage(event) != presenters.FINISHED:
-            continue
-        order = presenters.placings(event)
-        place = order.index(player.pk) + 1 if player.pk in order else None
-        shown.append({"event": event, "place": place, "of": len(order), "general": player.general, "pk": player.pk})
-        if len(shown) == EVENTS_SHOWN:
-            break
-    won_lost_drawn = presenters.records([row["pk"] for row in shown])
+    """The user's newest finished events (events.presenters.played), with their generals' cards."""
+    shown = presenters.played(user, EVENTS_SHOWN)
     for row in shown:
-        row["won"], row["lost"], row["drawn"] = won_lost_drawn[row["pk"]]
         row["general_card"] = catalog_index().by_code.get(row["general"])
     return shown
 
@@ -159,6 +142,11 @@ class ProfileForm(forms.Form):
     hidden = forms.BooleanField(label=gettext_lazy("Hide my profile from others"), required=False)
     show_events = forms.BooleanField(label=gettext_lazy("Show the events I played"), required=False)
     on_leaderboard = forms.BooleanField(label=gettext_lazy("List me on the ratings leaderboard"), required=False)
+    region = forms.ChoiceField(
+        label=gettext_lazy("Where I play"),
+        required=False,
+        help_text=gettext_lazy("The events near you, and your region's leaderboard."),
+    )
     in_site = forms.MultipleChoiceField(
         label=gettext_lazy("Tell me in the site of"),
         choices=[(k.slug, k.label) for k in notices.KINDS.values()],
@@ -172,6 +160,12 @@ class ProfileForm(forms.Form):
         required=False,
     )
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        region = self.fields["region"]
+        assert isinstance(region, forms.ChoiceField)
+        region.choices = [("", gettext_lazy("— not said —")), *regions.labelled()]  # in the reader's language
+
 
 @login_required
 def edit_profile(request: AuthedRequest) -> HttpResponse:
@@ -184,6 +178,7 @@ def edit_profile(request: AuthedRequest) -> HttpResponse:
             "hidden": current.hidden,
             "show_events": current.show_events,
             "on_leaderboard": current.on_leaderboard,
+            "region": current.region,
             "in_site": [k for k in notices.KINDS if k not in current.muted],
             "emailed": current.emailed,
         },
@@ -199,6 +194,7 @@ def edit_profile(request: AuthedRequest) -> HttpResponse:
             "hidden": data["hidden"],
             "show_events": data["show_events"],
             "on_leaderboard": data["on_leaderboard"],
+            "region": data["region"],
             "muted": [k for k in notices.KINDS if k not in data["in_site"]],
             "emailed": list(data["emailed"]),
         }

@@ -500,8 +500,12 @@ class CardStats(models.Model):
     # matches played by lists that play the card, and how many of them those lists won.
     matches = models.PositiveIntegerField(default=0)
     match_wins = models.PositiveIntegerField(default=0)
+    # The event decks (lists made public at finished events) that play its name, and how many of
+    # them placed in a top 8.
+    event_decks = models.PositiveIntegerField(default=0)
+    event_top8 = models.PositiveIntegerField(default=0)
 
-    FROM_EVENTS = ("matches", "match_wins")
+    FROM_EVENTS = ("matches", "match_wins", "event_decks", "event_top8")
     # Under this many matches, a card's win rate is noise: not shown.
     MIN_MATCHES = 20
 

@@ -119,7 +119,7 @@ def cards_condition(required: Iterable[str], excluded: Iterable[str]) -> Q:
     """Decks that play every required card (`card=` values) and none of the excluded ones
     (`without=`). Raises SearchError naming the first card that cannot be read."""
     required, excluded = [r for r in required if r.strip()], [e for e in excluded if e.strip()]
-    too_many = _too_many(len(required) + len(excluded))
+    too_many = too_many_cards(len(required) + len(excluded))
     if too_many:
         raise SearchError(too_many)
     condition = Q()
@@ -139,7 +139,7 @@ def parse(query: str) -> Node | None:
     return node
 
 
-def _too_many(named: int) -> str:
+def too_many_cards(named: int) -> str:
     """Why a search naming this many cards is refused ("" when it is not): the page's fields and
     the query language count against the one bound."""
     if named <= int(SEARCH_CARDS):
@@ -149,7 +149,7 @@ def _too_many(named: int) -> str:
 
 def _count_cards(node: Node) -> None:
     named = [n for n in _leaves(node) if n.token is not None and n.token.key is not None and n.token.key.name == "has"]
-    too_many = _too_many(len(named))
+    too_many = too_many_cards(len(named))
     if too_many:
         raise QueryError(too_many, named[int(SEARCH_CARDS)].token.position)  # type: ignore[union-attr]
 

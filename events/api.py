@@ -15,15 +15,23 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, PolymorphicProxySerializer, extend_schema
 from rest_framework import status
-from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
-from rest_framework.permissions import IsAuthenticated
+from rest_framework.exceptions import NotAuthenticated, NotFound, PermissionDenied, ValidationError
+from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from events import day, services, tools
+from events.directory_api import (
+    LISTED_PARAMETERS,
+    ListedEventDetailSerializer,
+    ListedEventPageSerializer,
+    ListedQuerySerializer,
+    listed_detail,
+    listed_page,
+)
 from events.models import (
     DeckCheck,
     Event,
@@ -68,11 +76,32 @@ def _refused(exc: day.TournamentError) -> ValidationError:
 # --- events ------------------------------------------------------------------------------------
 
 
-class EventListView(APIView):
-    permission_classes = [IsAuthenticated]
+# The list's two answers: the events I organise or judge, or (?listed=1) a page of listed events.
+EVENT_LIST_ANSWER = PolymorphicProxySerializer(
+    component_name="EventListAnswer",
+    serializers=[EventOutputSerializer(many=True), ListedEventPageSerializer],
+    resource_type_field_name=None,
+    many=False,
+)
 
-    @extend_schema(responses={200: EventOutputSerializer(many=True), 401: ERROR})
+
+class EventListView(APIView):
+    # Reading `?listed=1` is anyone's; the events I run are mine (401 without logging in).
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(
+        parameters=LISTED_PARAMETERS,
+        responses={200: EVENT_LIST_ANSWER, 400: ERROR, 401: ERROR},
+        operation_id="events_list",
+        description="The events I organise or judge (a list); with `?listed=1`, listed events for anyone, "
+        "soonest first, in cursor pages.",
+    )
     def get(self, request: Request) -> Response:
+        if "listed" in request.query_params:
+            return listed_page(request, self)
+        ListedQuerySerializer(data=request.query_params).is_valid(raise_exception=True)  # what the schema says
+        if not request.user.is_authenticated:
+            raise NotAuthenticated
         events = day.events_run_by(request.user).order_by("-deadline", "-pk")[:200]
         return Response(EventOutputSerializer(events, many=True).data)
 
@@ -84,12 +113,31 @@ class EventListView(APIView):
         return Response(EventOutputSerializer(event).data, status=status.HTTP_201_CREATED)
 
 
-class EventDetailView(APIView):
-    permission_classes = [IsAuthenticated]
+EVENT_ANSWER = PolymorphicProxySerializer(
+    component_name="EventAnswer",
+    serializers=[EventOutputSerializer, ListedEventDetailSerializer],
+    resource_type_field_name=None,
+    many=False,
+)
 
-    @extend_schema(responses={200: EventOutputSerializer, 401: ERROR, 404: ERROR})
+
+class EventDetailView(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]  # a listed event is anyone's to read
+
+    @extend_schema(
+        responses={200: EVENT_ANSWER, 404: ERROR},
+        description="To its organisers, the event's settings; to anyone else, a listed event's public fields "
+        "(and its placings once finished).",
+    )
     def get(self, request: Request, event_id: int) -> Response:
-        return Response(EventOutputSerializer(_event(request, event_id)).data)
+        if request.user.is_authenticated:
+            mine = day.events_run_by(request.user).filter(pk=event_id).first()
+            if mine is not None:
+                return Response(EventOutputSerializer(mine).data)
+        listed = Event.objects.listed().select_related("organiser").filter(pk=event_id).first()
+        if listed is None:
+            raise NotFound(_("No such event."))
+        return listed_detail(listed)
 
     @extend_schema(
         request=EventInputSerializer,

@@ -3,11 +3,18 @@
 from django.urls import path
 
 from events import api as tournament_api
-from events import ratings_api
+from events import directory_api, ratings_api
 
 urlpatterns = [
     path("events/", tournament_api.EventListView.as_view(), name="event-list"),
     path("ratings/", ratings_api.RatingsView.as_view(), name="ratings"),
+    path("regions/", directory_api.RegionsView.as_view(), name="regions"),
+    path("users/<str:username>/events/", directory_api.UserEventsView.as_view(), name="user-events"),
+    path(
+        "events/<int:event_id>/registration/",
+        directory_api.RegistrationView.as_view(),
+        name="event-registration",
+    ),
     path("events/<int:event_id>/", tournament_api.EventDetailView.as_view(), name="event-detail"),
     path("events/<int:event_id>/players/", tournament_api.PlayerListView.as_view(), name="event-players"),
     path(

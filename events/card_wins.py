@@ -14,14 +14,27 @@ from __future__ import annotations
 from collections import Counter
 
 from django.db import transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from catalog.lookup import catalog_index
 from catalog.models import Card
 from decks.models import CardStats
 from events import meta
-from events.models import Player
+from events.models import EventDeckName, Player
 from rules_check.decklist import DeckListError, parse
+
+
+def event_deck_counts() -> tuple[Counter[str], Counter[str]]:
+    """The event decks playing each card name, and those of them in a top 8 (one query)."""
+    decks: Counter[str] = Counter()
+    top8: Counter[str] = Counter()
+    rows = EventDeckName.objects.values("name_key").annotate(
+        n=Count("pk"), top=Count("pk", filter=Q(event_deck__placing__lte=8))
+    )
+    for row in rows:
+        decks[row["name_key"]], top8[row["name_key"]] = row["n"], row["top"]
+    return decks, top8
 
 
 def compute() -> int:
@@ -43,11 +56,22 @@ def compute() -> int:
         for code in {entry.card.code for entry in parsed.deck.main if entry.count > 0}:
             matches[code] += played[player]
             won[code] += wins[player]
+    decks, top8 = event_deck_counts()
     now = timezone.now()
-    rows = [
-        CardStats(card_id=pk, matches=matches[code], match_wins=won[code], computed=now)
-        for pk, code in Card.objects.values_list("pk", "code")
-    ]
+    by_code = catalog_index().by_code
+    rows = []
+    for pk, code in Card.objects.values_list("pk", "code"):
+        key = by_code[code].name_key if code in by_code else ""
+        rows.append(
+            CardStats(
+                card_id=pk,
+                matches=matches[code],
+                match_wins=won[code],
+                event_decks=decks[key],
+                event_top8=top8[key],
+                computed=now,
+            )
+        )
     # Only these two figures are written over: the deck figures are decks.card_stats' own.
     with transaction.atomic():
         CardStats.objects.bulk_create(

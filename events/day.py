@@ -12,7 +12,7 @@ import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -40,7 +40,7 @@ from events.models import (
     Submission,
 )
 from events.models import BYE as BYE_RESULT
-from events.tasks import schedule_card_wins, schedule_ratings
+from events.tasks import schedule_card_wins, schedule_event_decks, schedule_ratings
 from rules_check import DeckListError
 from tournament import BYE, PairingError, Points, Standing, assign_tables, bracket_pairs, pair_round, standings
 from tournament import Match as Result
@@ -565,6 +565,7 @@ def _recount_after_result(match: Match) -> None:
     event = match.round.event
     if event.lists_public in PUBLIC_LISTS:
         transaction.on_commit(schedule_card_wins)
+        transaction.on_commit(partial(schedule_event_decks, event.pk))
     if event.rated and match.player_b_id is not None:
         transaction.on_commit(lambda: schedule_ratings(event.day))
 

@@ -5,20 +5,29 @@ from typing import Any
 from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from catalog.images import SEND_SIDE_SHEETS
 from decks import intake
 from decks import services as deck_services
 from decks.forms import format_choices, read_list_file
 from decks.models import Deck
-from events.models import TABLE_NUMBERS, Event, Penalty, validate_deadline_year
+from events.models import FINDING_FIELDS, TABLE_NUMBERS, Event, Penalty, Visibility, validate_deadline_year
 from groups.models import Group
+from people import regions
 from rules_check import DEFAULT_FORMAT
 from rules_check.decklist import MAX_BYTES
 from webutil.form_fields import ChineseAwareSelect, RowChoiceField
 from webutil.uploads import MultipleFileField, MultipleFileInput
 
 _LOCAL_MINUTE = "%Y-%m-%dT%H:%M"
+
+# The visibilities in words (the model keeps their slugs).
+VISIBILITY_CHOICES = [
+    (Visibility.PRIVATE, _("Private")),
+    (Visibility.UNLISTED, pgettext_lazy("event visibility", "Unlisted")),
+    (Visibility.LISTED, pgettext_lazy("event visibility", "Listed")),
+]
 
 
 class EventForm(forms.ModelForm):
@@ -39,17 +48,52 @@ class EventForm(forms.ModelForm):
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format=_LOCAL_MINUTE),
         help_text=_("Time in Taipei (UTC+8)."),
     )
-    starts_on = forms.DateField(
-        label=_("Date of the event"), required=False, widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    starts_at = forms.DateTimeField(
+        label=_("Starts at"),
+        required=False,
+        input_formats=[_LOCAL_MINUTE, "%Y-%m-%d %H:%M"],
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format=_LOCAL_MINUTE),
+        help_text=_("Time in Taipei (UTC+8)."),
+    )
+    region = forms.ChoiceField(label=_("Region"), required=False)
+    cap = forms.IntegerField(  # its bounds are the model field's (events.models.PLAYER_CAP)
+        label=_("Player cap"),
+        required=False,
+        help_text=_("Registrations beyond it join a waiting list. Empty: no cap."),
     )
 
     class Meta:
         model = Event
-        fields = ["name", "format", "deadline", "starts_on", "group", "rated"]
-        labels = {"name": _("Name"), "format": _("Format"), "rated": _("Rated")}
+        fields = [
+            "name",
+            "format",
+            "deadline",
+            "starts_at",
+            "group",
+            "rated",
+            *FINDING_FIELDS,
+        ]
+        labels = {
+            "name": _("Name"),
+            "format": _("Format"),
+            "rated": _("Rated"),
+            "visibility": _("Who finds it"),
+            "venue": _("Venue"),
+            "address": _("Address"),
+            "city": _("City"),
+            "fee": _("Entry fee"),
+            "contact": _("Contact"),
+        }
         help_texts = {
             "rated": _("Its confirmed matches between players with accounts move their ratings (see Ratings)."),
+            "visibility": _(
+                "Private: only its links. Unlisted: its list link also shows the details and takes "
+                "registrations. Listed: also in the events directory and calendars, for anyone."
+            ),
+            "fee": _("As players should read it: “NT$200”, “free”."),
+            "contact": _("How players reach the organiser: a phone, a LINE or WeChat ID, an e-mail."),
         }
+        widgets = {"visibility": forms.RadioSelect}
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -63,6 +107,16 @@ class EventForm(forms.ModelForm):
         assert isinstance(fmt, forms.ChoiceField)
         fmt.widget = ChineseAwareSelect(attrs=fmt.widget.attrs)  # house formats are named by players
         fmt.choices = format_choices(user)
+        region = self.fields["region"]
+        assert isinstance(region, forms.ChoiceField)
+        region.choices = [("", _("— none —")), *regions.labelled()]  # in the reader's language
+        visibility = self.fields["visibility"]
+        assert isinstance(visibility, forms.ChoiceField)
+        visibility.choices = VISIBILITY_CHOICES
+        visibility.required = False  # left out: as it was (a new event: private)
+
+    def clean_visibility(self) -> str:
+        return self.cleaned_data.get("visibility") or self.instance.visibility or Visibility.PRIVATE
 
     def clean_deadline(self) -> Any:
         deadline = self.cleaned_data["deadline"]
@@ -204,6 +258,13 @@ class SeasonForm(forms.Form):
     """A season of the ratings: a calendar year."""
 
     season = forms.IntegerField(label=_("Season"), min_value=2000, max_value=2100, required=False)
+    region = forms.ChoiceField(label=_("Region"), required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        region = self.fields["region"]
+        assert isinstance(region, forms.ChoiceField)
+        region.choices = [("", _("— all —")), *regions.labelled()]
 
 
 class PenaltyForm(forms.ModelForm):
@@ -307,3 +368,40 @@ class PaperListForm(forms.Form):
             attrs={"class": "decklist", "spellcheck": "false", "autocomplete": "off", "rows": 14, "lang": "zh-Hant"}
         ),
     )
+
+
+class DirectoryForm(forms.Form):
+    """The events directory's filters (GET): region, city, format, a date range, or a month of
+    the calendar; "near me" is the region of the reader's profile."""
+
+    region = forms.ChoiceField(label=_("Region"), required=False)
+    city = forms.CharField(label=_("City"), max_length=50, required=False)
+    format = forms.ChoiceField(label=_("Format"), choices=lambda: [("", "—"), *format_choices()], required=False)
+    since = forms.DateField(label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    until = forms.DateField(label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    month = forms.DateField(
+        label=_("Month"),
+        required=False,
+        input_formats=["%Y-%m"],
+        widget=forms.DateInput(attrs={"type": "month"}, format="%Y-%m"),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        region = self.fields["region"]
+        assert isinstance(region, forms.ChoiceField)
+        region.choices = [("", _("— all —")), *regions.labelled()]
+
+    def clean_month(self) -> Any:
+        month = self.cleaned_data.get("month")
+        if month is not None and not 2000 <= month.year <= 2999:
+            raise forms.ValidationError(_("Choose a month between the years 2000 and 2999."))
+        return month
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        for name in ("since", "until"):
+            day = data.get(name)
+            if day is not None and not 2000 <= day.year <= 2999:
+                self.add_error(name, _("Choose a date between the years 2000 and 2999."))
+        return data

@@ -23,8 +23,10 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from catalog.lookup import catalog_index
 from decks.i18n import format_label
 from groups import formats
+from people import regions
 from rules_check import DEFAULT_FORMAT, FORMATS
 from webutil.leases import Leased, States
 
@@ -64,6 +66,23 @@ def check_event_format(key: str, group_id: int | None) -> None:
         )
 
 
+# Players an event takes at most (a hall of 2,000 players, as TABLE_NUMBERS).
+PLAYER_CAP = [MinValueValidator(2), MaxValueValidator(2_000)]
+
+
+# Who finds an event and where it is held: the settings the events page and the API both take.
+FINDING_FIELDS = ["visibility", "venue", "address", "city", "region", "fee", "cap", "contact"]
+
+
+# Who finds an event: "private", its links alone (/e/<token>/ to send a list, /t/<token>/ for the
+# venue); "unlisted", the list link also shows its details and takes registrations; "listed",
+# also /events/<id>/ for anyone and the directory, the calendars and the feed.
+class Visibility(models.TextChoices):
+    PRIVATE = "private"
+    UNLISTED = "unlisted"
+    LISTED = "listed"
+
+
 # When the players' lists become public on the event's page.
 LISTS_PUBLIC = [("never", "never"), ("top_cut", "top_cut"), ("after", "after")]
 # The settings under which an event's lists become public: its results count in the meta.
@@ -77,6 +96,17 @@ class EventQuerySet(models.QuerySet["Event"]):
 
     def with_counts(self) -> EventQuerySet:
         return self.annotate(submission_count=models.Count("submissions"))
+
+    def listed(self) -> EventQuerySet:
+        return self.filter(visibility=Visibility.LISTED)
+
+    def upcoming(self, today: date | None = None) -> EventQuerySet:
+        """Events whose day is today or later, soonest first."""
+        return (
+            self.alias(on=event_day())
+            .filter(on__gte=today or timezone.localdate())
+            .order_by(F("starts_at").asc(nulls_last=True), "deadline", "pk")
+        )
 
     def lists_closed(self, now: datetime | None = None) -> EventQuerySet:
         """Events that take no more lists (locked, or past the deadline): Event.open_at's opposite."""
@@ -92,7 +122,18 @@ class Event(models.Model):
     # group's house formats may be its format. None: an event of no group.
     group = models.ForeignKey("groups.Group", null=True, blank=True, on_delete=models.SET_NULL, related_name="events")
     deadline = models.DateTimeField(help_text="Lists are taken until this moment.", validators=[validate_deadline_year])
-    starts_on = models.DateField(null=True, blank=True)
+    # When play begins (its date is the event's day for ratings and league seasons, Event.day).
+    starts_at = models.DateTimeField(null=True, blank=True, validators=[validate_deadline_year])
+    visibility = models.CharField(max_length=10, choices=Visibility.choices, default=Visibility.PRIVATE)
+    # Where it is held, as players are told (the directory's filters read region and city).
+    venue = models.CharField(max_length=100, blank=True)
+    address = models.CharField(max_length=200, blank=True)
+    city = models.CharField(max_length=50, blank=True)
+    region = models.CharField(max_length=regions.SLUG_LENGTH, choices=regions.choices, blank=True)
+    fee = models.CharField(max_length=50, blank=True, help_text="The entry fee, as text: “NT$200”, “免費”.")
+    # Registrations beyond it wait, in order (events.registration). None: no cap.
+    cap = models.PositiveIntegerField(null=True, blank=True, validators=PLAYER_CAP)
+    contact = models.CharField(max_length=100, blank=True)
     # Whoever holds the link can submit (after logging in): it is the invitation. A new token
     # shuts out an old link that went too far.
     token = models.CharField(max_length=32, unique=True, default=new_token)
@@ -131,6 +172,7 @@ class Event(models.Model):
 
     class Meta:
         ordering = ["-deadline", "-pk"]
+        indexes = [models.Index(fields=["visibility", "starts_at"], name="event_listed_start")]
 
     def __str__(self) -> str:
         return self.name
@@ -139,10 +181,24 @@ class Event(models.Model):
         return reverse("events:detail", args=[self.pk])
 
     @property
+    def region_label(self) -> str:
+        return regions.label(self.region)
+
+    @property
+    def listed(self) -> bool:
+        return self.visibility == Visibility.LISTED
+
+    @property
+    def takes_registrations(self) -> bool:
+        """Players register through the site (listed or unlisted); a private event's organiser
+        hands out its link."""
+        return self.visibility != Visibility.PRIVATE
+
+    @property
     def day(self) -> date:
         """The date its matches count from (ratings, league seasons): its start, else its list
         deadline's day in local time. In queries: `event_day()`."""
-        return self.starts_on or timezone.localdate(self.deadline)
+        return timezone.localdate(self.starts_at or self.deadline)
 
     @property
     def format_label(self) -> str:
@@ -150,6 +206,8 @@ class Event(models.Model):
 
     def clean(self) -> None:
         check_event_format(self.format, self.group_id)
+        if self.visibility == Visibility.LISTED and self.starts_at is None:
+            raise ValidationError({"starts_at": gettext("A listed event says when it starts: it is on the calendar.")})
 
     def get_submit_url(self) -> str:
         return reverse("events:submit", args=[self.token])
@@ -503,7 +561,7 @@ class PlayerClaim(models.Model):
 
 def event_day(path: str = "") -> Coalesce:
     """Event.day as a query expression; `path` leads to the event ("round__event__")."""
-    return Coalesce(F(f"{path}starts_on"), TruncDate(f"{path}deadline"))
+    return Coalesce(TruncDate(f"{path}starts_at"), TruncDate(f"{path}deadline"))
 
 
 class RatingEntry(models.Model):
@@ -577,3 +635,85 @@ class RatingState(models.Model):
 
     def __str__(self) -> str:
         return f"ratings generation {self.generation}"
+
+
+class RegistrationQuerySet(models.QuerySet["Registration"]):
+    def in_order(self) -> RegistrationQuerySet:
+        return self.order_by("created", "pk")
+
+
+class Registration(models.Model):
+    """A player's place at a listed or unlisted event (events.registration): in, or waiting when
+    the cap was reached; the waiting move up in the order they came when someone withdraws."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="registrations")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="registrations")
+    waiting = models.BooleanField(default=False)
+    created = models.DateTimeField(default=timezone.now)
+
+    objects = RegistrationQuerySet.as_manager()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["event", "user"], name="register_once")]
+        indexes = [models.Index(fields=["event", "waiting", "created"], name="registration_order")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} at {self.event_id}{' (waiting)' if self.waiting else ''}"
+
+
+class EventDeckQuerySet(models.QuerySet["EventDeck"]):
+    def newest_first(self) -> EventDeckQuerySet:
+        return self.order_by("-day", "event_id", "placing", "pk")
+
+
+class EventDeck(models.Model):
+    """A list as it was played at a finished event whose setting makes it public: a record, not
+    a deck (a deck needs an owner, and this one may have none). Written by events.event_decks
+    when the event finishes; searched by the cards it plays (EventDeckName)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="event_decks")
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    player_name = models.CharField(max_length=100)
+    placing = models.PositiveIntegerField()
+    players = models.PositiveIntegerField(help_text="How many players the event's placings rank")
+    general = models.CharField(max_length=20, blank=True)
+    format = models.CharField(max_length=20)
+    day = models.DateField()
+    text = models.TextField()
+
+    objects = EventDeckQuerySet.as_manager()
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["-day", "event", "placing"], name="event_deck_newest"),
+            models.Index(fields=["general", "-day"], name="event_deck_general"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_name} #{self.placing} at {self.event_id}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("events:event-deck", args=[self.pk])
+
+    @property
+    def general_name(self) -> str:
+        facts = catalog_index().by_code.get(self.general) if self.general else None
+        return facts.name if facts else ""
+
+
+class EventDeckName(models.Model):
+    """A card name an event deck's main deck plays and its copies (as decks.models.DeckName)."""
+
+    event_deck = models.ForeignKey(EventDeck, on_delete=models.CASCADE, related_name="names")
+    name_key = models.CharField(max_length=40)
+    copies = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["event_deck", "name_key"], name="event_deck_name_once")]
+        indexes = [models.Index(fields=["name_key", "copies", "event_deck"], name="event_deck_name_search")]
+
+    def __str__(self) -> str:
+        return f"{self.copies} {self.name_key}"

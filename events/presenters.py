@@ -11,6 +11,7 @@ from typing import Any
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Q, QuerySet
+from django.urls import reverse
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
@@ -272,6 +273,8 @@ class Placing:
     general_name: str
     faction: str
     text: str | None  # the list, when the event's setting makes it public now
+    player: int = 0  # the player's id
+    user: int | None = None  # their account's, if any
 
 
 def results(event: Event, table: list[Any] | None = None) -> tuple[str, list[Placing]]:
@@ -289,7 +292,7 @@ def results(event: Event, table: list[Any] | None = None) -> tuple[str, list[Pla
         p = players[pk]
         text = p.submission.text if pk in shown and p.submission is not None else None
         name = index.by_code[p.general].name if p.general in index.by_code else ""
-        out.append(Placing(place, p.name, p.general, name, factions.get(p.general, "") or "", text))
+        out.append(Placing(place, p.name, p.general, name, factions.get(p.general, "") or "", text, p.pk, p.user_id))
     return current, out
 
 
@@ -366,3 +369,30 @@ def records(player_ids: list[int]) -> dict[int, tuple[int, int, int]]:
             if me in out:
                 out[me][0 if mine > theirs else 1 if mine < theirs else 2] += 1
     return {pk: (w, lost, d) for pk, (w, lost, d) in out.items()}
+
+
+def played(user: Any, most: int) -> list[dict[str, Any]]:
+    """The user's finished events whose lists are public after the event, newest first, with
+    their place, record and the general played: a few queries each, for at most `most` events."""
+    players = (
+        Player.objects.filter(user=user, event__lists_public="after")
+        .select_related("event")
+        .order_by("-event__starts_at", "-event__created")[: most * 2]
+    )
+    shown: list[dict[str, Any]] = []
+    for player in players:
+        event = player.event
+        if stage(event) != FINISHED:
+            continue
+        order = placings(event)
+        place = order.index(player.pk) + 1 if player.pk in order else None
+        url = event.get_absolute_url() if event.listed else reverse("events:public", args=[event.public_token])
+        shown.append(
+            {"event": event, "place": place, "of": len(order), "general": player.general, "pk": player.pk, "url": url}
+        )
+        if len(shown) == most:
+            break
+    won_lost_drawn = records([row["pk"] for row in shown])
+    for row in shown:
+        row["won"], row["lost"], row["drawn"] = won_lost_drawn[row["pk"]]
+    return shown

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from PIL import Image, ImageDraw
 
@@ -28,7 +29,7 @@ def event_png(event: Any, address: str, stage: str, placings: list[Any]) -> byte
     draw.rectangle((0, 0, WIDTH, 16), fill=ACCENT)
     draw.text((MARGIN, 52), drawable(event.name), font=font(60), fill=INK)
     words = {"finished": _("finished"), "before": _("not started")}.get(stage, _("in progress"))
-    date = event.starts_on.strftime("%Y-%m-%d") if event.starts_on else ""
+    date = timezone.localtime(event.starts_at).strftime("%Y-%m-%d %H:%M") if event.starts_at else ""
     line = " · ".join(filter(None, [event.format_label, date, words]))
     draw.text((MARGIN, 136), drawable(line), font=font(34), fill=MUTED)
     heading = _("Final standings") if stage == "finished" else _("Standings")

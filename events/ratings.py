@@ -197,11 +197,14 @@ def seasons() -> list[int]:
     return [d.year for d in years]
 
 
-def season_table(year: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def season_table(year: int, region: str = "") -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The season's leaderboard: players with at least SEASON_MATCHES rated matches in it, by their
     rating at the season's last match, highest first; then the others, apart. Players who left
-    the leaderboard are not listed. Three queries."""
+    the leaderboard are not listed. `region`: only players whose profile says they play there
+    (people.regions). Three queries."""
     in_year = RatingEntry.objects.filter(played_on__year=year)
+    if region:
+        in_year = in_year.filter(user__profile__region=region)
     last = in_year.filter(user=OuterRef("user")).order_by(*_NEWEST_FIRST).values("pk")[:1]
     counts = dict(in_year.values("user").annotate(n=Count("pk")).values_list("user", "n"))
     rows = (

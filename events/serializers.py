@@ -19,10 +19,12 @@ from events import day
 from events.models import (
     CLOCK_MINUTES,
     DECK_CHECK_TABLES,
+    FINDING_FIELDS,
     TABLE_NUMBERS,
     Event,
     Penalty,
     Round,
+    Visibility,
     check_event_format,
 )
 from groups.models import Group
@@ -73,6 +75,8 @@ class EventInputSerializer(serializers.ModelSerializer):
             "hold_pairings",
             "top_cut_reseed",
             "group",
+            "starts_at",
+            *FINDING_FIELDS,
         ]
 
     def validate_group(self, value: int | None) -> Group | None:
@@ -84,6 +88,8 @@ class EventInputSerializer(serializers.ModelSerializer):
         return group
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if not self.partial and attrs.get("visibility") == "listed" and attrs.get("starts_at") is None:
+            raise ValidationError({"starts_at": [_("A listed event says when it starts: it is on the calendar.")]})
         if not self.partial:  # a change is checked against the event as it stands, by the service
             group = attrs.get("group")
             try:
@@ -123,6 +129,16 @@ class EventOutputSerializer(serializers.Serializer):
     )
     locked = serializers.BooleanField()
     group = serializers.IntegerField(source="group_id", allow_null=True, help_text="Its play group's id, or null")
+    starts_at = serializers.DateTimeField(allow_null=True)
+    visibility = serializers.ChoiceField(choices=Visibility.choices, help_text="private, unlisted or listed")
+    venue = serializers.CharField()
+    address = serializers.CharField()
+    city = serializers.CharField()
+    region = serializers.CharField(help_text="A region's slug (GET /api/regions/ lists them), or empty")
+    fee = serializers.CharField()
+    cap = serializers.IntegerField(allow_null=True, help_text="Players it takes; the rest wait. null: no cap")
+    contact = serializers.CharField()
+    rated = serializers.BooleanField()
 
     @extend_schema_field(OpenApiTypes.INT)
     def get_rounds(self, event: Event) -> int:

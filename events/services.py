@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from django.db import transaction
@@ -15,9 +16,10 @@ from django.utils.translation import gettext as _
 from decks.batch import problem_lines
 from decks.legality import check_list, remembered_verdict
 from events.day import list_verdict, players_from_lists
-from events.models import Event, Match, Player, Submission
-from events.tasks import schedule_ratings
+from events.models import Event, Match, Player, Registration, Submission
+from events.tasks import schedule_event_decks, schedule_ratings
 from groups.services import FormatInUse
+from people import notices
 from rules_check import DEFAULT_FORMAT, DeckListError, Verdict
 from webutil.csv import csv_text
 
@@ -45,7 +47,7 @@ def frozen_reason(event: Event, user: Any) -> str | None:
 
 
 # What the players' lists were sent under: fixed once the organiser locks the event.
-LIST_SETTINGS = frozenset({"name", "format", "deadline", "starts_on"})
+LIST_SETTINGS = frozenset({"name", "format", "deadline", "starts_at"})
 
 
 @transaction.atomic
@@ -57,6 +59,7 @@ def change_settings(event: Event, values: dict[str, Any]) -> Event:
     if current.locked and LIST_SETTINGS & set(values):
         raise EventClosed(closed_reason(current) or "")
     before = (current.rated, current.day)
+    before_lists = current.lists_public
     for name, value in values.items():
         setattr(current, name, value)
     current.full_clean(
@@ -65,6 +68,10 @@ def change_settings(event: Event, values: dict[str, Any]) -> Event:
         validate_constraints=False,
     )
     current.save(update_fields=list(values))
+    if "cap" in values:  # a larger cap lets the waiting in
+        _promote(current)
+    if before_lists != current.lists_public:  # its lists become event decks, or stop being
+        transaction.on_commit(partial(schedule_event_decks, current.pk))
     after = (current.rated, current.day)
     if before != after and (before[0] or after[0]):  # its matches enter or leave the ratings, or move
         day = min(before[1], after[1])
@@ -81,6 +88,8 @@ def submit(event: Event, player: Any, player_name: str, text: str, deck: Any = N
     if reason:
         raise EventClosed(reason)
     check_list(text, current.format)  # a list that is no list at all (DeckListError) is not stored
+    if player is not None and current.takes_registrations:
+        _list_needs_place(current, player)
     submission, _created = Submission.objects.update_or_create(
         event=current,
         player=player,
@@ -161,6 +170,100 @@ def withdraw(event: Event, player: Any) -> bool:
     return bool(deleted)
 
 
+# Registration: a player's place at a listed or unlisted event, or on its waiting list.
+
+
+class RegistrationRefused(Exception):
+    """A registration the event does not take; `status` is the HTTP answer."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _list_needs_place(event: Event, player: Any) -> None:
+    """A list sent to an event that takes registrations registers its player; when the event is
+    full, only a player who has a place sends one (the waiting send theirs once moved up)."""
+    place = Registration.objects.filter(event=event, user=player).first()
+    if place is None:
+        place = _take_place(event, player)
+    if place.waiting:
+        raise EventClosed(
+            _("The event is full and you are on its waiting list: you can send a list once you have a place.")
+        )
+
+
+def _take_place(event: Event, user: Any) -> Registration:
+    """A place if the cap allows, else the end of the waiting list (the event's row is locked)."""
+    taken = Registration.objects.filter(event=event, waiting=False).count()
+    full = event.cap is not None and taken >= event.cap
+    return Registration.objects.create(event=event, user=user, waiting=full)
+
+
+@transaction.atomic
+def register(event: Event, user: Any) -> Registration:
+    """Register `user` for a listed or unlisted event while it takes lists: a place, or the
+    waiting list past the cap. Registering again changes nothing. Under the event's row lock, so
+    two players cannot both take its last place."""
+    current = Event.objects.select_for_update().get(pk=event.pk)
+    if not current.takes_registrations:
+        raise RegistrationRefused(_("This event takes no registrations: its organiser hands out its link."), 404)
+    reason = closed_reason(current)
+    if reason:
+        raise RegistrationRefused(reason, 403)
+    existing = Registration.objects.filter(event=current, user=user).first()
+    return existing or _take_place(current, user)
+
+
+@transaction.atomic
+def unregister(event: Event, user: Any) -> bool:
+    """A player gives up their place (and their list with it) or leaves the waiting list, while
+    the event takes lists; the first waiting players move up and are told. False: not registered."""
+    current = Event.objects.select_for_update().get(pk=event.pk)
+    place = Registration.objects.filter(event=current, user=user).first()
+    if place is None:
+        return False
+    reason = closed_reason(current) or frozen_reason(current, user)
+    if reason:
+        raise RegistrationRefused(reason, 403)
+    place.delete()
+    Submission.objects.filter(event=current, player=user).delete()
+    _promote(current)
+    return True
+
+
+def _promote(event: Event) -> None:
+    """Move the waiting up, in the order they came, while the cap has room; each is told once
+    the change commits. The caller holds the event's row lock."""
+    if not event.takes_registrations:
+        return
+    taken = Registration.objects.filter(event=event, waiting=False).count()
+    room = None if event.cap is None else max(0, event.cap - taken)
+    waiting = Registration.objects.filter(event=event, waiting=True).in_order()
+    moving = list(waiting.values_list("pk", "user_id") if room is None else waiting.values_list("pk", "user_id")[:room])
+    if not moving:
+        return
+    Registration.objects.filter(pk__in=[pk for pk, _user in moving]).update(waiting=False)
+    url, name = event.get_absolute_url() if event.listed else event.get_submit_url(), event.name
+    for _pk, user_id in moving:
+        transaction.on_commit(partial(notices.notify, user_id, "promoted", None, name, url))
+
+
+def place_of(event: Event, user: Any) -> tuple[Registration | None, int | None]:
+    """The user's registration and, when waiting, their place in the queue (1: next to move up)."""
+    if not getattr(user, "is_authenticated", False):
+        return None, None
+    place = Registration.objects.filter(event=event, user=user).first()
+    if place is None or not place.waiting:
+        return place, None
+    ahead = (
+        Registration.objects.filter(event=event, waiting=True)
+        .filter(Q(created__lt=place.created) | Q(created=place.created, pk__lt=place.pk))
+        .count()
+    )
+    return place, ahead + 1
+
+
 @transaction.atomic
 def save_batch(organiser: Any, name: str, format_name: str, lists: list[tuple[str, str, str | None]]) -> Event:
     """An event made from the batch check's files (file name, text, player), already past its
@@ -228,6 +331,11 @@ def release_user(user: Any, heir: Any = None) -> None:
     """Before an account is deleted: the events it organised go to `heir` (or are deleted with
     their lists), and the lists it sent to other events are deleted: nothing of it stays."""
     organised = Event.objects.select_for_update().filter(organiser=user)
+    held = Event.objects.select_for_update().filter(registrations__user=user, registrations__waiting=False)
+    freed = list(held.exclude(organiser=user).order_by("pk"))
+    Registration.objects.filter(user=user).delete()
+    for event in freed:  # its place goes to the first who waits
+        _promote(event)
     if heir is not None:
         organised.update(organiser=heir)
     else:

@@ -28,6 +28,21 @@ def schedule_card_wins() -> None:
     queue_once(recompute_card_wins, CARD_WINS_BATCH)
 
 
+@task()
+def record_event_decks(event_id: int) -> int:
+    """The event's public lists written again as event decks (events.event_decks), once it is
+    finished; returns how many."""
+    from events.event_decks import record  # it reads the day (events.day), which queues this task
+
+    written = record(event_id)
+    schedule_card_wins()  # the cards' event-deck counts follow
+    return written
+
+
+def schedule_event_decks(event_id: int) -> None:
+    record_event_decks.enqueue(event_id)
+
+
 # Results entered within this long are rated in one run.
 RATINGS_BATCH = timedelta(minutes=1)
 

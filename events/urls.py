@@ -1,6 +1,8 @@
 from django.urls import path
 
 from events.views import day as day_views
+from events.views import directory as directory_views
+from events.views import event_decks as event_deck_views
 from events.views import lists as views
 from events.views import paper as paper_views
 from events.views import player as player_views
@@ -8,12 +10,19 @@ from events.views import venue as venue_views
 
 app_name = "events"
 urlpatterns = [
-    path("events/", views.my_events, name="mine"),
+    path("events/", directory_views.directory_page, name="directory"),
+    path("events/mine/", views.my_events, name="mine"),
+    path("events/new/", views.new_event, name="new"),
+    path("events/calendar.ics", directory_views.calendar_ics, name="calendar"),
+    path("events/feed/", directory_views.EventsFeed(), name="feed"),
     path("events/from-files/", views.save_files, name="from-files"),
     path("events/meta/", venue_views.meta_page, name="meta"),
+    path("events/decks/", event_deck_views.search_page, name="event-decks"),
+    path("events/decks/<int:deck_id>/", event_deck_views.detail, name="event-deck"),
     path("ratings/", venue_views.ratings_page, name="ratings"),
     path("events/<int:event_id>/", views.detail, name="detail"),
     path("events/<int:event_id>/lock/", views.lock, name="lock"),
+    path("events/<int:event_id>/registration/", directory_views.register, name="register"),
     path("events/<int:event_id>/link/", views.new_link, name="new-link"),
     path("events/<int:event_id>/export.csv", views.export_csv, name="export"),
     path("events/<int:event_id>/sheets/", views.sheets, name="sheets"),
@@ -58,4 +67,5 @@ urlpatterns = [
     path("e/<str:token>/report/", player_views.player_report, name="report"),
     path("e/<str:token>/", views.submit, name="submit"),
     path("e/<str:token>/withdraw/", views.withdraw, name="withdraw"),
+    path("e/<str:token>/registration/", directory_views.register_by_link, name="register-by-link"),
 ]

@@ -7,6 +7,8 @@ from django.core.validators import MaxLengthValidator
 from django.db import models
 from django.utils import timezone
 
+from people import regions
+
 MAX_DISPLAY_NAME = 40
 MAX_BIO = 500
 
@@ -20,6 +22,9 @@ class Profile(models.Model):
     # The user hid their profile: others get a 404, as for a user who does not exist.
     hidden = models.BooleanField(default=False)
     show_events = models.BooleanField(default=True)
+    # Where the user plays (people.regions): the events directory's "near me", the regional
+    # leaderboards. Blank: not said.
+    region = models.CharField(max_length=regions.SLUG_LENGTH, choices=regions.choices, blank=True)
     # Listed on the public leaderboard (/ratings/): a player may leave it and keep their rating.
     on_leaderboard = models.BooleanField(default=True)
     # Staff hid what the user wrote here (moderation): name and bio are not shown.

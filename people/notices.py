@@ -36,6 +36,7 @@ KINDS = {
         Kind("like", gettext_lazy("Likes of my decks"), grouped=True),
         Kind("new_deck", gettext_lazy("New public decks of people I follow"), grouped=False),
         Kind("player_link", gettext_lazy("Organisers asking me to confirm I played their event"), grouped=False),
+        Kind("promoted", gettext_lazy("A place for me at an event whose waiting list I joined"), grouped=False),
     )
 }
 
@@ -55,6 +56,7 @@ def text(notification: Notification, mark: Callable[[str], str] | None = None) -
             "reply": gettext("%(actor)s replied to you on “%(deck)s”"),
             "new_deck": gettext("%(actor)s shared a new deck: “%(deck)s”"),
             "player_link": gettext("%(actor)s asks you to confirm you played “%(deck)s”"),
+            "promoted": gettext("You moved up from the waiting list: you have a place at “%(deck)s”"),
         }[notification.kind]
     if mark is None:
         return words % values

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from moderation import registry, rules
+from people import regions
 from people.models import MAX_BIO, MAX_DISPLAY_NAME, Follow, Profile
 from people.notices import KINDS
 from webutil.urls import reverse_memo
@@ -55,6 +56,10 @@ def update(user: Any, given: dict[str, Any]) -> Profile:
             if type(given[flag]) is not bool:
                 raise ProfileError(_("%(what)s is true or false.") % {"what": flag})
             setattr(profile, flag, given[flag])
+    if "region" in given:
+        if given["region"] != "" and given["region"] not in regions.regions():
+            raise ProfileError(_("Choose a region from the list."))
+        profile.region = given["region"]
     for field in ("muted", "emailed"):
         if field in given:
             kinds = given[field]

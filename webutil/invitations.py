@@ -10,8 +10,9 @@ from django.shortcuts import render
 EVENT, GROUP = "event", "group"
 
 
-def invitation(request: HttpRequest, kind: str, name: str, host: str) -> HttpResponse:
+def invitation(request: HttpRequest, kind: str, name: str, host: str, about: object = None) -> HttpResponse:
     """The invitation page for a visitor: `kind` EVENT (named `name`, organised by `host`) or
-    GROUP (owned by `host`). Sign-up and log-in both return to this address."""
-    context = {"kind": kind, "name": name, "host": host, "next": request.get_full_path()}
+    GROUP (owned by `host`). Sign-up and log-in both return to this address. `about`: an event
+    that shows its details (when, where, places) to anyone with its link."""
+    context = {"kind": kind, "name": name, "host": host, "next": request.get_full_path(), "about": about}
     return render(request, "invitation.html", context)

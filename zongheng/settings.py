@@ -325,6 +325,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "CommentStateEnum": ["shown", "pending", "deleted", "hidden"],
         "ReviewStateEnum": ["shown", "pending"],
+        "EventVisibilityEnum": "events.models.Visibility",
+        "DeckVisibilityEnum": ["private", "unlisted", "public"],
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

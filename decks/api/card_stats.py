@@ -72,6 +72,10 @@ class CardStatsSerializer(serializers.Serializer):
     matches = serializers.IntegerField(
         required=False, help_text="The Swiss matches that rate rests on (each side counted); absent with it"
     )
+    event_decks = serializers.IntegerField(
+        default=0, help_text="Lists made public at finished events that play its name (GET /events/decks/?card=)"
+    )
+    event_top8 = serializers.IntegerField(default=0, help_text="Of those, the ones that placed in a top 8")
     computed = serializers.DateTimeField(allow_null=True, default=None)
 
     def to_representation(self, instance: Any) -> Any:

@@ -3,12 +3,12 @@ submission page reached through the event's link. An organiser's event is a 404 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -19,9 +19,10 @@ from decks.batch import BATCH, DECK_LIST
 from decks.forms import BatchCheckForm
 from decks.i18n import label_formats, pick
 from decks.sheets import sheet_for_list
-from events import presenters, services
+from events import directory, presenters, services
 from events.forms import EventForm, SubmissionForm
-from events.models import Event, Submission, new_token
+from events.models import Event, Registration, Submission, new_token
+from events.views import directory as directory_views
 from rules_check import DeckListError
 from webutil.bounds import accepts
 from webutil.confirm import unless_confirmed
@@ -35,27 +36,50 @@ def _organised(request: HtmxHttpRequest, event_id: int) -> Event:
 
 @login_required
 def my_events(request: AuthedRequest) -> HttpResponse:
-    """The events I organise (and a form for a new one), and the events I sent a list to."""
+    """The events I organise, and the events I sent a list to or registered for."""
+    events = list(Event.objects.organised_by(request.user).with_counts())
+    label_formats(events)  # the names of their house formats, in one query
+    context = {
+        "events": events,
+        "now": timezone.now(),
+        "entered": Submission.objects.filter(player=request.user).select_related("event").order_by("-submitted_at"),
+        "registered": Registration.objects.filter(user=request.user)
+        .exclude(event__submissions__player=request.user)
+        .select_related("event")
+        .order_by("-created")[:50],
+    }
+    return render(request, "events/my_events.html", context)
+
+
+@login_required
+def new_event(request: AuthedRequest) -> HttpResponse:
+    """A new event: its name, format, deadline, and where, when and for whom it is."""
     form = EventForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
         form.instance.organiser = request.user
         event = form.save()
         messages.success(request, _("Event created. Share its link with the players."))
         return redirect(event)
-    events = list(Event.objects.organised_by(request.user).with_counts())
-    label_formats(events)  # the names of their house formats, in one query
-    context = {
-        "form": form,
-        "events": events,
-        "now": timezone.now(),
-        "entered": Submission.objects.filter(player=request.user).select_related("event").order_by("-submitted_at"),
-    }
-    return render(request, "events/my_events.html", context, status=400 if form.errors else 200)
+    return render(request, "events/new.html", {"form": form}, status=400 if form.errors else 200)
 
 
-@login_required
-def detail(request: AuthedRequest, event_id: int) -> HttpResponse:
-    event = _organised(request, event_id)
+def detail(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
+    """The organiser's page of their event; a listed event's page to anyone else."""
+    if request.user.is_authenticated:
+        mine = Event.objects.organised_by(request.user).filter(pk=event_id).first()
+        if mine is not None:
+            return _organiser_page(cast(AuthedRequest, request), mine)
+    listed = Event.objects.listed().select_related("organiser").filter(pk=event_id).first()
+    if listed is not None:
+        if request.method != "GET":
+            return HttpResponse(status=405)
+        return directory_views.event_page(request, listed)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    raise Http404
+
+
+def _organiser_page(request: AuthedRequest, event: Event) -> HttpResponse:
     form = EventForm(request.POST or None, instance=event, user=request.user)
     if request.method == "POST":
         if event.locked:
@@ -157,7 +181,7 @@ def export_csv(request: AuthedRequest, event_id: int) -> HttpResponse:
 def sheets(request: AuthedRequest, event_id: int) -> HttpResponse:
     """Every registration sheet of the event, one printed page each."""
     event = _organised(request, event_id)
-    date = event.starts_on.isoformat() if event.starts_on else ""
+    date = event.day.isoformat() if event.starts_at else ""
     pages, unreadable = [], []
     for submission in event.submissions.for_table():
         try:
@@ -184,7 +208,8 @@ def submit(request: AuthedRequest, token: str) -> HttpResponse:
     if not request.user.is_authenticated:
         if request.method != "GET":
             return redirect_to_login(request.get_full_path())
-        return invitation(request, EVENT, event.name, event.organiser.get_username())
+        about = directory.shown([event])[0] if event.takes_registrations else None
+        return invitation(request, EVENT, event.name, event.organiser.get_username(), about)
     mine = Submission.objects.filter(event=event, player=request.user).first()
     initial = {"player_name": mine.player_name if mine else request.user.get_username()}
     form = SubmissionForm(request.POST or None, request.FILES or None, user=request.user, initial=initial)
@@ -232,6 +257,10 @@ def player_page(
         closed = services.closed_reason(event) or services.frozen_reason(event, request.user)
     row = services.checked(event, [mine])[0] if mine else None
     context = {"event": event, "form": form, "mine": mine, "row": row, "closed": closed, "now": timezone.now()}
+    if event.takes_registrations:  # its details, and the player's place or turn on the waiting list
+        directory.shown([event])
+        context["place"], context["queue"] = services.place_of(event, request.user)
+        context["open"] = event.open_at()
     context.update(presenters.player_context(event, request.user))
     context.update(more)
     return render(request, "events/submit.html", context, status=status)

@@ -18,6 +18,7 @@ from events.forms import (
 )
 from events.models import Event
 from events.preview import event_png
+from people import regions
 from webutil.requests import HtmxHttpRequest
 
 
@@ -81,10 +82,12 @@ def ratings_page(request: HtmxHttpRequest) -> HttpResponse:
     form = SeasonForm(request.GET or None)
     valid = form.is_valid() if form.is_bound else True
     season = (form.cleaned_data.get("season") if valid and form.is_bound else None) or timezone.localdate().year
-    ranked, others = ratings.season_table(season) if valid else ([], [])
+    region = (form.cleaned_data.get("region") if valid and form.is_bound else "") or ""
+    ranked, others = ratings.season_table(season, region) if valid else ([], [])
     context = {
         "form": form,
         "season": season,
+        "region_label": regions.label(region),
         "seasons": ratings.seasons(),
         "ranked": ranked,
         "others": others,

@@ -16,6 +16,7 @@ from events.models import Event
 from rules_check import FORMATS
 from rules_check.codes import PRINTED_PREFIXES, normalize_code
 from rules_check.formats import Format, playset_size
+from tests.support.event_helpers import starting
 
 pytestmark = pytest.mark.django_db
 
@@ -71,7 +72,7 @@ def test_saving_event_settings_unchanged_changes_nothing(alice_client: Client, a
         organiser=alice,
         name="台北站",
         format="classic",
-        starts_on=date(2026, 12, 21),
+        starts_at=starting(date(2026, 12, 21)),
         deadline=timezone.now() + timedelta(days=2),
     )
     for language in ("zh-hant", "zh-hans", "en"):
@@ -79,11 +80,11 @@ def test_saving_event_settings_unchanged_changes_nothing(alice_client: Client, a
         form = alice_client.get(f"/events/{event.pk}/").context["form"]
         values = {name: form[name].value() for name in form.fields}
         rendered = {name: form[name].as_widget() for name in form.fields}
-        assert 'value="2026-12-21"' in rendered["starts_on"]  # ISO, whatever the language
+        assert 'value="2026-12-21T10:00"' in rendered["starts_at"]  # ISO, whatever the language
         fields = {  # as a browser sends them: an empty choice is "" (no play group)
             k: ("" if v is None else v if not hasattr(v, "isoformat") else form[k].field.widget.format_value(v))
             for k, v in values.items()
         }
         assert alice_client.post(f"/events/{event.pk}/", fields).status_code == 302
         saved = Event.objects.get(pk=event.pk)
-        assert (saved.name, saved.format, saved.starts_on) == ("台北站", "classic", date(2026, 12, 21))
+        assert (saved.name, saved.format, saved.day) == ("台北站", "classic", date(2026, 12, 21))

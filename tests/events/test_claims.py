@@ -13,6 +13,7 @@ from django.utils import timezone
 from events import claims, day
 from events.models import Event, Player, PlayerClaim
 from people.models import Notification
+from tests.support.event_helpers import starting
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +21,10 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def event(alice):
     made = Event.objects.create(
-        organiser=alice, name="週末小賽", deadline=timezone.now() + timedelta(days=1), starts_on=date(2026, 5, 1)
+        organiser=alice,
+        name="週末小賽",
+        deadline=timezone.now() + timedelta(days=1),
+        starts_at=starting(date(2026, 5, 1)),
     )
     Player.objects.create(event=made, name="阿明")
     Player.objects.create(event=made, name="小華")

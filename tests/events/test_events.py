@@ -38,14 +38,15 @@ def send(client: Client, event: Event, **data: object):
 def test_an_organiser_creates_an_event_and_gets_a_link(alice_client: Client) -> None:
     deadline = timezone.now() + timedelta(days=3)
     response = alice_client.post(
-        "/events/", {"name": "春季賽", "format": "standard", "deadline": local(deadline), "starts_on": "2026-12-12"}
+        "/events/new/",
+        {"name": "春季賽", "format": "standard", "deadline": local(deadline), "starts_at": "2026-12-12T13:00"},
     )
     event = Event.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/events/{event.pk}/"
     assert abs((event.deadline - deadline).total_seconds()) < 60  # read in the site's time zone
     page = alice_client.get(f"/events/{event.pk}/").content.decode()
     assert f"http://testserver/e/{event.token}/" in page and "open for lists" in page
-    assert "春季賽" in alice_client.get("/events/").content.decode()
+    assert "春季賽" in alice_client.get("/events/mine/").content.decode()
 
 
 @pytest.mark.parametrize(
@@ -60,7 +61,7 @@ def test_an_organiser_creates_an_event_and_gets_a_link(alice_client: Client) -> 
     ],
 )
 def test_a_bad_event_is_refused(alice_client: Client, data: dict[str, str], message: str) -> None:
-    response = alice_client.post("/events/", data)
+    response = alice_client.post("/events/new/", data)
     assert response.status_code == 400 and message in response.content.decode()
     assert not Event.objects.exists()
 
@@ -255,7 +256,7 @@ def test_one_organiser_never_sees_anothers_event(event: Event, bob_client: Clien
             bob_client.post(url, {"name": "taken", "format": "standard", "deadline": "2099-01-01T10:00"}).status_code
             == 404
         )
-    assert "台北站" not in bob_client.get("/events/").content.decode()
+    assert "台北站" not in bob_client.get("/events/mine/").content.decode()
     event.refresh_from_db()
     assert not event.locked and event.name == "台北站" and Submission.objects.count() == 1
 
@@ -307,7 +308,7 @@ def test_an_organiser_deletes_an_event_only_when_sure(event: Event, alice_client
     assert asked.status_code == 200 and 'name="confirm" value="yes"' in asked.content.decode()
     assert Event.objects.exists()
     response = alice_client.post(f"/events/{event.pk}/delete/", {"confirm": "yes"})
-    assert response.status_code == 302 and response["Location"] == "/events/"
+    assert response.status_code == 302 and response["Location"] == "/events/mine/"
     assert not Event.objects.exists() and not Submission.objects.exists()
 
 

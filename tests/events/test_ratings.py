@@ -15,6 +15,7 @@ from openskill.models import PlackettLuce
 from events import day, ratings
 from events.models import Event, Match, Player, PlayerRating, RatingEntry, Round
 from people import profiles
+from tests.support.event_helpers import starting
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +31,11 @@ def people(db):
 def _event(owner, on: date, results: list[tuple[str, str, int, int]], *, rated: bool = True) -> Event:
     """An event on `on` whose round n holds the n-th result, one table: (a, b, a's wins, b's)."""
     event = Event.objects.create(
-        organiser=owner, name=f"賽事 {on}", deadline=timezone.now() + timedelta(days=1), starts_on=on, rated=rated
+        organiser=owner,
+        name=f"賽事 {on}",
+        deadline=timezone.now() + timedelta(days=1),
+        starts_at=starting(on),
+        rated=rated,
     )
     players: dict[str, Player] = {}
     for a, b, aw, bw in results:
@@ -122,6 +127,24 @@ def test_the_season_leaderboard_lists_players_with_five_matches_apart_from_the_o
     assert [p["username"] for p in api["players"]] == ["ben"] and api["season"] == 2026
 
 
+def test_a_regional_leaderboard_lists_the_players_of_that_region(people) -> None:
+    games = [("ann", "ben", 2, 0)] * 5 + [("cai", "dan", 2, 0)] * 5
+    _event(people["ann"], date(2026, 5, 1), games)
+    ratings.recompute()
+    profiles.update(people["ann"], {"region": "shanghai"})
+    profiles.update(people["cai"], {"region": "shanghai"})
+    profiles.update(people["ben"], {"region": "taiwan"})
+    ranked, _others = ratings.season_table(2026, "shanghai")
+    assert sorted(p["username"] for p in ranked) == ["ann", "cai"]
+    assert [p["place"] for p in ranked] == [1, 2]
+    api = Client().get("/api/ratings/", {"season": 2026, "region": "taiwan"}).json()
+    assert [p["username"] for p in api["players"]] == ["ben"] and api["region"] == "taiwan"
+    page = Client().get("/ratings/?season=2026&region=taiwan").content.decode()
+    assert "/u/ben/" in page and "/u/ann/" not in page
+    assert Client().get("/api/ratings/", {"region": "atlantis"}).status_code == 400
+    assert Client().get("/ratings/?region=atlantis").status_code == 400
+
+
 def test_a_result_of_a_rated_event_queues_a_run_from_its_date(people, settings, django_capture_on_commit_callbacks):
     from events.models import RatingRun
 
@@ -196,7 +219,7 @@ def test_marking_an_event_rated_on_its_page_queues_a_run_from_its_date(
         "name": event.name,
         "format": event.format,
         "deadline": timezone.localtime(event.deadline).strftime("%Y-%m-%dT%H:%M"),
-        "starts_on": "2026-02-01",
+        "starts_at": "2026-02-01T10:00",
         "rated": "on",
     }
     with django_capture_on_commit_callbacks(execute=True):

@@ -138,7 +138,7 @@ def test_a_deadline_year_is_bounded_in_the_form_the_api_and_the_model(alice) -> 
     )
     assert api.status_code == 400 and "2999" in json_text(api)
     page = client.post(
-        f"/events/{event.pk}/", {"name": "x", "format": "standard", "deadline": "0001-01-01T00:00", "starts_on": ""}
+        f"/events/{event.pk}/", {"name": "x", "format": "standard", "deadline": "0001-01-01T00:00", "starts_at": ""}
     )
     assert page.status_code == 400 and "2999" in page.content.decode()
     event.deadline = event.deadline.replace(year=3001)

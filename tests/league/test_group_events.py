@@ -61,12 +61,12 @@ def test_the_events_page_offers_my_groups_and_their_formats(alice, bob) -> None:
     group = make_group(alice, bob)
     house = create_format(group, alice, RULES)
     client = logged_in(bob)
-    page = client.get("/events/").content.decode()
+    page = client.get("/events/new/").content.decode()
     assert f'value="{house.key}"' in page and f'value="{group.pk}"' in page
     deadline = (timezone.localtime() + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M")
     form = {"name": "週末賽", "format": house.key, "deadline": deadline}
-    assert client.post("/events/", form).status_code == 400  # the group's format needs the group
-    assert client.post("/events/", form | {"group": str(group.pk)}).status_code == 302
+    assert client.post("/events/new/", form).status_code == 400  # the group's format needs the group
+    assert client.post("/events/new/", form | {"group": str(group.pk)}).status_code == 302
     event = Event.objects.get()
     assert (event.group_id, event.format) == (group.pk, house.key)
     assert "週末賽" in client.get(f"/groups/{group.pk}/").content.decode()

@@ -19,6 +19,7 @@ from league.models import Game, Season
 from league.queries import league
 from tests.conftest import logged_in
 from tests.support.decklists import LEGAL_40
+from tests.support.event_helpers import starting
 from tests.support.group_helpers import make_group
 
 pytestmark = pytest.mark.django_db
@@ -44,7 +45,11 @@ def test_games_and_event_matches_count_in_the_season_of_their_date(alice, bob) -
     _game(group, alice, bob, "bob", today - timedelta(days=2))
     _game(group, bob, alice, "bob", today - timedelta(days=100))  # in no season
     event = Event.objects.create(
-        organiser=alice, name="月賽", group=group, deadline=timezone.now() + timedelta(days=1), starts_on=today
+        organiser=alice,
+        name="月賽",
+        group=group,
+        deadline=timezone.now() + timedelta(days=1),
+        starts_at=starting(today),
     )
     for user in (alice, bob):
         event_services.submit(event, user, user.username, LEGAL_40)

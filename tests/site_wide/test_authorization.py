@@ -127,7 +127,15 @@ ROUTES = [
     Route("post", "/decks/{deck}/delete/", 200, (302,), (404,)),
     Route("post", "/decks/{deck}/delete/", 302, (302,), (404,), {"confirm": "yes"}),
     # events (alice organises; {event} is hers, {submission} a list sent to it)
-    Route("get", "/events/", 200, (302,), (200,)),
+    Route("get", "/events/", 200, (200,), (200,)),  # the directory: listed events, none of alice's private ones
+    Route("get", "/events/mine/", 200, (302,), (200,)),
+    Route("get", "/events/new/", 200, (302,), (200,)),
+    Route("get", "/events/calendar.ics", 200, (200,), (200,)),
+    Route("get", "/events/calendar.ics?organiser=alice", 200, (200,), (200,)),
+    Route("get", "/events/feed/", 200, (200,), (200,)),
+    Route("get", "/events/decks/?card=YXJQ-003", 200, (200,), (200,)),  # records of public lists only
+    Route("post", "/events/{event}/registration/", 404, (404,), (404,)),  # not listed: no address by id
+    Route("post", "/e/{token}/registration/", 404, (302,), (404,), by_link=True),  # private: its link alone
     Route("get", "/events/{event}/", 200, (302,), (404,)),
     Route(
         "post",
@@ -185,7 +193,12 @@ ROUTES = [
     Route("post", "/e/{token}/report/", 404, (302,), (404,), {"wins": 2, "losses": 0, "draws": 0}),
     Route("post", "/e/{token}/drop/", 404, (302,), (404,), {"confirm": "yes"}),
     Route("get", "/api/events/", 200, (401,), (200,)),
-    Route("get", "/api/events/{event}/", 200, (401,), (404,)),
+    Route("get", "/api/events/{event}/", 200, (404,), (404,)),  # anyone reads a listed event; this one is not
+    Route("get", "/api/events/?listed=1", 200, (200,), (200,)),  # listed events only: alice's is private
+    Route("post", "/api/events/{event}/registration/", 404, (401,), (404,)),  # a private event takes none
+    Route("delete", "/api/events/{event}/registration/", 404, (401,), (404,)),
+    Route("get", "/api/users/alice/events/", 200, (200,), (200,)),
+    Route("get", "/api/regions/", 200, (200,), (200,)),
     Route("patch", "/api/events/{event}/", 200, (401,), (404,), {"round_minutes": 45}, json=True),
     Route("get", "/api/events/{event}/players/", 200, (401,), (404,)),
     Route("post", "/api/events/{event}/players/", 400, (401,), (404,), {"user": "nobody"}, json=True),

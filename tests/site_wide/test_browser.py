@@ -321,7 +321,7 @@ def test_an_event_from_its_link_to_the_printed_sheets(site: str, browser) -> Non
     from tests.support.decklists import ILLEGAL
 
     organiser, page = log_in(browser, site, "olga")
-    page.goto(f"{site}/events/")
+    page.goto(f"{site}/events/new/")
     page.fill("#id_name", "台北冬季賽")
     page.fill("#id_deadline", timezone.localtime(timezone.now() + timedelta(days=1)).strftime("%Y-%m-%dT%H:%M"))
     page.click("form.stack-form button[type=submit]")
@@ -848,4 +848,80 @@ def test_a_phone_photo_is_shrunk_upright_before_it_is_sent(site: str, browser, m
     # Stored on its side (4032 × 3024 turned by EXIF), sent upright at 2,000 px on its long side.
     assert (scan.width, scan.height) == (2000, 1500)
     assert sorted(c["card"] for c in scan.result["cards"]) == ["WJ-001", "YXJQ-004"]
+    context.close()
+
+
+def test_find_an_event_near_me_wait_for_a_place_play_it_and_see_it_on_my_page(site: str, browser) -> None:
+    """Find an event in my region on the calendar, register, get promoted from the waiting list,
+    play it, see it on my page with my rating."""
+    from datetime import timedelta
+
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from events import day, ratings, services
+    from events.models import Event
+
+    users = get_user_model().objects
+    olga = users.create_user("olga-organiser")
+    start = timezone.localtime(timezone.now() + timedelta(days=2)).replace(hour=13, minute=0, second=0, microsecond=0)
+    event = Event.objects.create(
+        organiser=olga,
+        name="上海週末積分賽",
+        deadline=start - timedelta(hours=2),
+        starts_at=start,
+        visibility="listed",
+        venue="牌友會館",
+        city="上海",
+        region="shanghai",
+        cap=1,
+        rated=True,
+    )
+    holder = users.create_user("place-holder")
+    services.register(event, holder)  # the only place is taken
+
+    context, phone = log_in(browser, site, "mei", PHONE)
+    phone.goto(f"{site}/accounts/profile/")
+    phone.select_option("#id_region", "shanghai")
+    phone.click("form.stacked button")
+    phone.goto(f"{site}/events/")
+    phone.click(".near a")  # "Near me": the region of my profile
+    if not phone.locator(f"table.month a[href='/events/{event.pk}/']").count():  # the event is next month
+        phone.click("#calendar + nav a:nth-child(2)")
+    phone.click(f"table.month a[href='/events/{event.pk}/']")
+    phone.wait_for_url(f"**/events/{event.pk}/")
+    expect(phone.locator("h1")).to_have_text("上海週末積分賽")
+    phone.click("#registration button")  # full: the waiting list
+    expect(phone.locator("#registration")).to_contain_text("1")
+    shoot(phone, "event-waiting")
+
+    assert services.unregister(event, holder)  # the holder withdraws: mei moves up and is told
+    phone.goto(f"{site}/notifications/")
+    phone.click(f"a[href='/events/{event.pk}/']")
+    phone.wait_for_selector("#registration .ok")
+    phone.click(f"a[href='{event.get_submit_url()}']")  # send my list
+    phone.fill("#id_player_name", "美美")
+    phone.fill("#id_list", LEGAL_40)
+    phone.click("form.stack-form button[type=submit]")
+    phone.wait_for_selector('.verdict[data-legal="true"]')
+
+    # The day: a second player, one round, mei wins it; the ratings run (a background task).
+    rival = users.create_user("rival")
+    Event.objects.filter(pk=event.pk).update(cap=2)
+    services.register(event, rival)
+    services.submit(event, rival, "對手", LEGAL_40)
+    day.players_from_lists(event)
+    event.players.update(checked_in=True, legal=True)
+    match = day.pair_next_round(event).matches.get()
+    mine = match.player_a.user_id == users.get(username="mei").pk
+    day.enter_result(match, 2 if mine else 0, 0 if mine else 2, 0)
+    ratings.recompute()
+
+    phone.goto(f"{site}/u/mei/")
+    events_played = phone.locator("section[aria-labelledby=events-heading]")
+    expect(events_played).to_contain_text("上海週末積分賽")
+    expect(events_played).to_contain_text("1–0–0")
+    expect(phone.locator("#rating-heading")).to_be_visible()  # the rating, and its chart
+    expect(phone.locator("figure.trend svg").first).to_be_visible()
+    shoot(phone, "profile-with-rating")
     context.close()

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.support.event_helpers import starting
+
 # Pages anyone may read (a visitor).
 PUBLIC = [
     "/",
@@ -47,6 +49,13 @@ PUBLIC = [
     "/changes/",
     "/cards/五道·002/history/",
     "/e/{token}/",  # a visitor on the event's link: the invitation to sign up or log in
+    "/e/{listed_token}/",  # and on a listed event's: the invitation with its details
+    "/events/",  # the directory: upcoming listed events and this month's calendar (pages.listed)
+    "/events/?region=taiwan&city=台中",
+    "/events/{listed}/",  # a listed event to a visitor: its details, places taken, "log in to register"
+    "/events/decks/?card=新兵",  # the event decks that play 新兵 (pages.listed keeps one)
+    "/events/decks/{event_deck}/",
+    "/decks/?card=新兵",  # the deck search, with its link to the event decks
     "/groups/join/{invite}/",  # and on a group's invite link
     "/accounts/login/",
     "/accounts/signup/",
@@ -78,7 +87,10 @@ PRIVATE = [
     "/decks/archive/",
     "/decks/{deck}/build/",
     "/decks/import/",
-    "/events/",
+    "/events/mine/",
+    "/events/new/",
+    "/events/{listed}/",  # a listed event the owner holds a place at
+    "/e/{listed_token}/",  # its list link: the owner's place and the list to send
     "/events/{event}/",
     "/events/{event}/sheets/",
     "/events/{event}/paper/",
@@ -298,6 +310,7 @@ def talk(owner: Any, deck: Any) -> dict[str, Any]:
     rate(owner, reader)
     claim = ask_owner(owner, reader)
     return {
+        **listed(owner, reader),
         "link": unlisted.link_token,
         "username": owner.username,
         "ruling": earlier,
@@ -321,7 +334,7 @@ def rate(owner: Any, reader: Any) -> None:
         organiser=owner,
         name="季度積分賽",
         deadline=timezone.now() + timedelta(days=1),
-        starts_on=date.today(),
+        starts_at=starting(date.today()),
         rated=True,
     )
     third = get_user_model().objects.create_user("rated-newcomer", password="rated-newcomer-password-1")
@@ -333,6 +346,52 @@ def rate(owner: Any, reader: Any) -> None:
         if number == 1:
             day.enter_result(Match.objects.create(round=round_, table=2, player_a=c, player_b=b), 0, 2, 0)
     ratings.recompute()
+
+
+def listed(owner: Any, reader: Any) -> dict[str, Any]:
+    """The reader's listed event in 台中 with two places: the owner holds one, a third player the
+    other, a fourth waits ({listed}, and {listed_token} its list link)."""
+    from datetime import timedelta
+
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from catalog.lookup import catalog_index
+    from events import services
+    from events.models import Event, EventDeck, EventDeckName
+
+    event = Event.objects.create(
+        organiser=reader,
+        name="台中週末賽",
+        deadline=timezone.now() + timedelta(days=4),
+        starts_at=timezone.now() + timedelta(days=5),
+        visibility="listed",
+        venue="桌遊小館",
+        address="台中市西區公益路 100 號",
+        city="台中",
+        region="taiwan",
+        fee="NT$200",
+        cap=2,
+        contact="LINE: zongheng-tc",
+    )
+    users = get_user_model().objects
+    services.register(event, owner)
+    services.register(event, users.create_user("listed-second", password="listed-password-1"))
+    services.register(event, users.create_user("listed-waiting", password="listed-password-1"))
+    # A list placed at an earlier event of the reader's, kept as an event deck.
+    earlier = Event.objects.create(organiser=reader, name="台中秋季賽", deadline=timezone.now(), lists_public="after")
+    kept = EventDeck.objects.create(
+        event=earlier,
+        player_name="王小明",
+        placing=1,
+        players=8,
+        general="WJ-001",
+        format="standard",
+        day=earlier.day,
+        text="武將: 劉備\n3 新兵\n",
+    )
+    EventDeckName.objects.create(event_deck=kept, name_key=catalog_index().by_code["YXJQ-003"].name_key, copies=3)
+    return {"listed": event.pk, "listed_token": event.token, "event_deck": kept.pk}
 
 
 def ask_owner(owner: Any, reader: Any) -> int:

@@ -28,13 +28,19 @@ from decks.data import DeckData
 from decks.models import Deck, DeckBookmark, DeckComment
 from decks.services import refresh_verdicts, save_deck
 from events import claims, day, tools
-from events.models import Event, Match, PaperList, Player, Round, Submission
+from events.models import Event, EventDeck, EventDeckName, Match, PaperList, Player, Registration, Round, Submission
 from events.ratings import recompute as recompute_ratings
 from groups.models import MAX_FORMATS, Group, HouseFormat, Membership
 from groups.services import create_group
 from league.models import Game
 from league.services import add_season
 from people.models import Notification
+
+
+def _client_of(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
 
 
 def _count(client: Client, method: str, url: str, data: Any = None) -> int:
@@ -134,7 +140,50 @@ def report() -> dict[str, dict[str, int]]:
             played = Round.objects.create(event=rated, number=number, seed=1, ends=timezone.now())
             match = Match.objects.create(round=played, table=1, player_a=me, player_b=rival)
             day.enter_result(match, 2, number % 2, 0)
+        # `size` listed events in this month and city, each with `size` registrations past a cap
+        # of half of them: the directory, its calendar, the feeds, an event's page.
+        listed = Event.objects.bulk_create(
+            [
+                Event(
+                    organiser=user,
+                    name=f"公開賽{size}-{i}",
+                    deadline=timezone.now() + timedelta(hours=1),
+                    starts_at=timezone.now() + timedelta(hours=2 + i),
+                    visibility="listed",
+                    city=f"city{size}",
+                    region="taiwan",
+                    cap=size // 2,
+                    token=f"listed-{size}-{i}",
+                    public_token=f"listed-public-{size}-{i}",
+                )
+                for i in range(size)
+            ]
+        )
+        Registration.objects.bulk_create(
+            [Registration(event=listed[0], user=w, waiting=i >= size // 2) for i, w in enumerate(writers)]
+        )
+        kept = EventDeck.objects.bulk_create(
+            [
+                EventDeck(
+                    event=listed[i],
+                    player_name=f"p{i}",
+                    placing=1,
+                    players=8,
+                    general="WJ-001",
+                    format="standard",
+                    day=listed[i].day,
+                    text=text,
+                )
+                for i in range(size)
+            ]
+        )
+        EventDeckName.objects.bulk_create(
+            [EventDeckName(event_deck=d, name_key=f"test-name-{size}", copies=3) for d in kept]
+            + [EventDeckName(event_deck=d, name_key=reviewed.name_key, copies=3) for d in kept]
+        )
         setups[size] = {
+            "event_deck": kept[0],
+            "listed": listed[0],
             "client": client,
             "user": user,
             "deck": deck,
@@ -281,6 +330,36 @@ def report() -> dict[str, dict[str, int]]:
         )
     measure("GET /u/<username>/", lambda n: _count(anonymous, "get", f"/u/{setups[n]['user'].username}/"))
     measure("GET /ratings/", lambda n: _count(anonymous, "get", "/ratings/"))
+    measure("GET /events/ (the directory)", lambda n: _count(anonymous, "get", f"/events/?city=city{n}"))
+    measure(
+        "GET /events/<id>/ (listed, a visitor)",
+        lambda n: _count(anonymous, "get", f"/events/{setups[n]['listed'].pk}/"),
+    )
+    measure(
+        "GET /events/<id>/ (listed, registered)",
+        lambda n: _count(_client_of(setups[n]["reviewed_by"]), "get", f"/events/{setups[n]['listed'].pk}/"),
+    )
+    measure("GET /api/events/?listed=1", lambda n: _count(anonymous, "get", f"/api/events/?listed=1&city=city{n}"))
+    measure(
+        "GET /api/events/<id>/ (listed)", lambda n: _count(anonymous, "get", f"/api/events/{setups[n]['listed'].pk}/")
+    )
+    measure(
+        "GET /events/calendar.ics",
+        lambda n: _count(anonymous, "get", f"/events/calendar.ics?organiser={setups[n]['user'].username}"),
+    )
+    measure("GET /events/feed/", lambda n: _count(anonymous, "get", "/events/feed/"))
+    measure(
+        "GET /events/decks/?card=",
+        lambda n: _count(anonymous, "get", f"/events/decks/?card={setups[n]['reviewed'].code}"),
+    )
+    measure(
+        "GET /events/decks/<id>/", lambda n: _count(anonymous, "get", f"/events/decks/{setups[n]['event_deck'].pk}/")
+    )
+    measure("GET /events/mine/", lambda n: _count(setups[n]["client"], "get", "/events/mine/"))
+    measure(
+        "GET /api/users/<name>/events/",
+        lambda n: _count(anonymous, "get", f"/api/users/{setups[n]['user'].username}/events/"),
+    )
     for n in (10, 200):  # a writer's event asks the user to confirm they are its typed-in player
         asker = setups[n]["reviewed_by"]
         asked = Event.objects.create(organiser=asker, name=f"ask{n}", deadline=timezone.now() + timedelta(days=1))

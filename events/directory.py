@@ -1,0 +1,111 @@
+"""The events directory: listed events found by place, format and date, a month's calendar, and
+the iCal and Atom feeds, all read through one query (`listed_events`)."""
+
+from __future__ import annotations
+
+import calendar
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from typing import Any
+
+from django.db.models import Count, F, Q
+
+from decks.i18n import label_formats
+from events.models import Event, EventQuerySet, Registration, event_day
+
+# A page of the directory; its pages stop here (filter to go further).
+DIRECTORY_PAGE = 30
+MAX_PAGE = 200
+# A month's calendar shows at most this many events (a busy month in a country is a few hundred).
+MONTH_EVENTS = 500
+# The feeds carry this many, from events a month past on (a calendar keeps what it showed).
+FEED_EVENTS = 200
+FEED_PAST = timedelta(days=30)
+# A listed event's page shows its first placings; the venue's page has them all.
+TOP_PLACINGS = 8
+
+
+def listed_events(
+    *,
+    region: str = "",
+    city: str = "",
+    format: str = "",
+    since: date | None = None,
+    until: date | None = None,
+    organiser: str = "",
+) -> EventQuerySet:
+    """Listed events, soonest first, filtered as the directory, the calendars and the API ask.
+    `since`/`until` bound the event's day (Event.day)."""
+    events = Event.objects.listed().select_related("organiser").alias(on=event_day())
+    if region:
+        events = events.filter(region=region)
+    if city:
+        events = events.filter(city__iexact=city.strip())
+    if format:
+        events = events.filter(format=format)
+    if since is not None:
+        events = events.filter(on__gte=since)
+    if until is not None:
+        events = events.filter(on__lte=until)
+    if organiser:
+        events = events.filter(organiser__username=organiser)
+    return events.order_by(F("starts_at").asc(nulls_last=True), "pk")
+
+
+def places_taken(events: list[Event]) -> None:
+    """Each event's `taken` (players with a place) and `waiting`, in one query for the page."""
+    counts = {
+        row["event_id"]: row
+        for row in Registration.objects.filter(event__in=[e.pk for e in events])
+        .values("event_id")
+        .annotate(taken=Count("pk", filter=Q(waiting=False)), waiting=Count("pk", filter=Q(waiting=True)))
+    }
+    for event in events:
+        row = counts.get(event.pk, {})
+        event.taken = row.get("taken", 0)  # type: ignore[attr-defined]
+        event.waiting_count = row.get("waiting", 0)  # type: ignore[attr-defined]
+
+
+def shown(events: list[Event]) -> list[Event]:
+    """A page's events with what their rows show: their places taken and their format's name."""
+    places_taken(events)
+    label_formats(events)
+    return events
+
+
+@dataclass
+class Day:
+    day: date
+    in_month: bool
+    events: list[Event] = field(default_factory=list)
+
+
+def month_weeks(month: date, events: list[Event]) -> list[list[Day]]:
+    """The month's weeks, Monday first, each day with the events held on it."""
+    weeks = calendar.Calendar(firstweekday=0).monthdatescalendar(month.year, month.month)
+    days = {d: Day(d, d.month == month.month) for week in weeks for d in week}
+    for event in events:
+        if event.day in days:
+            days[event.day].events.append(event)
+    return [[days[d] for d in week] for week in weeks]
+
+
+def month_bounds(month: date) -> tuple[date, date]:
+    first = month.replace(day=1)
+    return first, first.replace(day=calendar.monthrange(first.year, first.month)[1])
+
+
+def neighbour_months(month: date) -> tuple[date, date]:
+    first, last = month_bounds(month)
+    return (first - timedelta(days=1)).replace(day=1), last + timedelta(days=1)
+
+
+def filters_of(data: dict[str, Any]) -> dict[str, Any]:
+    """The query's arguments from a valid filter form's or serializer's data."""
+    return {
+        "region": data.get("region") or "",
+        "city": data.get("city") or "",
+        "format": data.get("format") or "",
+        "since": data.get("since"),
+        "until": data.get("until"),
+    }

@@ -1,0 +1,79 @@
+"""Event decks: the lists of a finished event that its setting makes public (lists_public), kept
+as records with their placing, player and general, and found by the cards they play.
+
+Written again whenever a result at such an event is entered (events.tasks.record_event_decks):
+an event that is not finished, or whose lists are not public, has none."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import Exists, OuterRef, Q
+
+from catalog.lookup import catalog_index
+from decks.services import played_names
+from events import presenters
+from events.models import Event, EventDeck, EventDeckName
+from rules_check.decklist import DeckListError, parse
+
+
+def record(event_id: int) -> int:
+    """The event's public lists written as event decks, replacing what was written before;
+    returns how many. None when the event is not finished or keeps its lists."""
+    event = Event.objects.filter(pk=event_id).first()
+    if event is None:
+        return 0
+    current = presenters.stage(event)
+    placings = presenters.results(event)[1] if current == presenters.FINISHED else []
+    lookup = catalog_index().lookup
+    decks: list[tuple[EventDeck, dict[str, int]]] = []
+    for placing in placings:
+        if placing.text is None:
+            continue
+        try:
+            parsed = parse(placing.text, lookup)
+        except DeckListError:  # stored before a parser change: not searchable, still on the event's page
+            continue
+        deck = EventDeck(
+            event=event,
+            player_id=placing.player,
+            user_id=placing.user,
+            player_name=placing.name,
+            placing=placing.place,
+            players=len(placings),
+            general=placing.general or "",
+            format=event.format,
+            day=event.day,
+            text=placing.text,
+        )
+        decks.append((deck, played_names({e.card.code: e.count for e in parsed.deck.main if e.count > 0})))
+    with transaction.atomic():
+        EventDeck.objects.filter(event=event).delete()
+        EventDeck.objects.bulk_create([deck for deck, _names in decks])
+        EventDeckName.objects.bulk_create(
+            [
+                EventDeckName(event_deck=deck, name_key=key, copies=n)
+                for deck, names in decks
+                for key, n in names.items()
+            ]
+        )
+    return len(decks)
+
+
+def playing(wanted: list[tuple[str, int]]) -> Q:
+    """Event decks that play each (name key, least copies): one indexed lookup a card."""
+    condition = Q()
+    for key, least in wanted:
+        names = EventDeckName.objects.filter(event_deck=OuterRef("pk"), name_key=key, copies__gte=least)
+        condition &= Q(Exists(names))
+    return condition
+
+
+def found(wanted: list[tuple[str, int]], general: str = "", format_name: str = "") -> object:
+    """Event decks playing the wanted cards (and led by `general`, of `format_name`), newest
+    event first, best placing first."""
+    decks = EventDeck.objects.filter(playing(wanted)).select_related("event")
+    if general:
+        decks = decks.filter(general=general)
+    if format_name:
+        decks = decks.filter(format=format_name)
+    return decks.newest_first()
