@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from events.models import Event, Player, PlayerClaim
+from events.models import Event, EventDeck, Player, PlayerClaim
 from events.tasks import schedule_ratings
 from people import notices
 
@@ -64,6 +64,8 @@ def answer(claim_id: int, user: Any, accept: bool) -> PlayerClaim:
                 raise ClaimError(_("You are a player of this event already."), 409)
             player.user = user
             player.save(update_fields=["user"])
+            # Its event deck, if the event left one, is theirs now: it shows on their page.
+            EventDeck.objects.filter(player=player).update(user=user)
             if player.event.rated:
                 day = player.event.day
                 transaction.on_commit(lambda: schedule_ratings(day))

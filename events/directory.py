@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import calendar
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from django.db.models import Count, F, Q
+from django.db.models import Count, Q
+from django.utils import timezone
 
 from decks.i18n import label_formats
-from events.models import Event, EventQuerySet, Registration, event_day
+from events.models import Event, EventQuerySet, Registration
 
 # A page of the directory; its pages stop here (filter to go further).
 DIRECTORY_PAGE = 30
@@ -35,8 +36,10 @@ def listed_events(
     organiser: str = "",
 ) -> EventQuerySet:
     """Listed events, soonest first, filtered as the directory, the calendars and the API ask.
-    `since`/`until` bound the event's day (Event.day)."""
-    events = Event.objects.listed().select_related("organiser").alias(on=event_day())
+    `since`/`until` bound the event's day (Event.day). A listed event says when it starts
+    (Event.clean), so its day is its start's: the range is one on the start time, which the
+    index on (visibility, starts_at) serves."""
+    events = Event.objects.listed().filter(starts_at__isnull=False).select_related("organiser")
     if region:
         events = events.filter(region=region)
     if city:
@@ -44,12 +47,17 @@ def listed_events(
     if format:
         events = events.filter(format=format)
     if since is not None:
-        events = events.filter(on__gte=since)
+        events = events.filter(starts_at__gte=_midnight(since))
     if until is not None:
-        events = events.filter(on__lte=until)
+        events = events.filter(starts_at__lt=_midnight(until + timedelta(days=1)))
     if organiser:
         events = events.filter(organiser__username=organiser)
-    return events.order_by(F("starts_at").asc(nulls_last=True), "pk")
+    return events.order_by("starts_at", "pk")
+
+
+def _midnight(day: date) -> datetime:
+    """The moment `day` begins in local time (Taipei)."""
+    return timezone.make_aware(datetime.combine(day, time.min))
 
 
 def places_taken(events: list[Event]) -> None:

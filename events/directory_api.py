@@ -224,6 +224,7 @@ class PlayedEventSerializer(serializers.Serializer):
     lost = serializers.IntegerField()
     drawn = serializers.IntegerField()
     general = serializers.CharField(allow_null=True)
+    list_url = serializers.CharField(allow_null=True, help_text="The list they played, where it is public")
 
 
 # The answer lists this many events; older ones are a search away.

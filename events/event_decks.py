@@ -1,5 +1,6 @@
 """Event decks: the lists of a finished event that its setting makes public (lists_public), kept
-as records with their placing, player and general, and found by the cards they play.
+as records with their placing, player and general, and found by the cards they play. A player
+who played without a list has a record too (their page reads placings from here), never found.
 
 Written again whenever a result at such an event is entered (events.tasks.record_event_decks):
 an event that is not finished, or whose lists are not public, has none."""
@@ -12,7 +13,7 @@ from django.db.models import Exists, OuterRef, Q
 from catalog.lookup import catalog_index
 from decks.services import played_names
 from events import presenters
-from events.models import Event, EventDeck, EventDeckName
+from events.models import PUBLIC_LISTS, Event, EventDeck, EventDeckName
 from rules_check.decklist import DeckListError, parse
 
 
@@ -22,17 +23,22 @@ def record(event_id: int) -> int:
     event = Event.objects.filter(pk=event_id).first()
     if event is None:
         return 0
-    current = presenters.stage(event)
-    placings = presenters.results(event)[1] if current == presenters.FINISHED else []
+    public = event.lists_public in PUBLIC_LISTS  # its standings and lists are the public's
+    finished = public and presenters.stage(event) == presenters.FINISHED
+    placings = presenters.results(event)[1] if finished else []
     lookup = catalog_index().lookup
     decks: list[tuple[EventDeck, dict[str, int]]] = []
     for placing in placings:
-        if placing.text is None:
-            continue
-        try:
-            parsed = parse(placing.text, lookup)
-        except DeckListError:  # stored before a parser change: not searchable, still on the event's page
-            continue
+        # A player without a list (or whose list no longer reads, stored before a parser change)
+        # is kept for their page and record, never found by cards.
+        main: dict[str, int] = {}
+        if placing.text:
+            try:
+                parsed = parse(placing.text, lookup)
+            except DeckListError:
+                pass
+            else:
+                main = {e.card.code: e.count for e in parsed.deck.main if e.count > 0}
         deck = EventDeck(
             event=event,
             player_id=placing.player,
@@ -43,9 +49,9 @@ def record(event_id: int) -> int:
             general=placing.general or "",
             format=event.format,
             day=event.day,
-            text=placing.text,
+            text=placing.text or "",
         )
-        decks.append((deck, played_names({e.card.code: e.count for e in parsed.deck.main if e.count > 0})))
+        decks.append((deck, played_names(main)))
     with transaction.atomic():
         EventDeck.objects.filter(event=event).delete()
         EventDeck.objects.bulk_create([deck for deck, _names in decks])
@@ -71,7 +77,7 @@ def playing(wanted: list[tuple[str, int]]) -> Q:
 def found(wanted: list[tuple[str, int]], general: str = "", format_name: str = "") -> object:
     """Event decks playing the wanted cards (and led by `general`, of `format_name`), newest
     event first, best placing first."""
-    decks = EventDeck.objects.filter(playing(wanted)).select_related("event")
+    decks = EventDeck.objects.exclude(text="").filter(playing(wanted)).select_related("event")
     if general:
         decks = decks.filter(general=general)
     if format_name:

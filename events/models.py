@@ -16,7 +16,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import Q
 from django.db.models.functions import Coalesce, TruncDate
 from django.urls import reverse
 from django.utils import timezone
@@ -99,14 +99,6 @@ class EventQuerySet(models.QuerySet["Event"]):
 
     def listed(self) -> EventQuerySet:
         return self.filter(visibility=Visibility.LISTED)
-
-    def upcoming(self, today: date | None = None) -> EventQuerySet:
-        """Events whose day is today or later, soonest first."""
-        return (
-            self.alias(on=event_day())
-            .filter(on__gte=today or timezone.localdate())
-            .order_by(F("starts_at").asc(nulls_last=True), "deadline", "pk")
-        )
 
     def lists_closed(self, now: datetime | None = None) -> EventQuerySet:
         """Events that take no more lists (locked, or past the deadline): Event.open_at's opposite."""
@@ -690,6 +682,7 @@ class EventDeck(models.Model):
         indexes = [
             models.Index(fields=["-day", "event", "placing"], name="event_deck_newest"),
             models.Index(fields=["general", "-day"], name="event_deck_general"),
+            models.Index(fields=["user", "-day"], name="event_deck_user"),  # a player's page
         ]
 
     def __str__(self) -> str:

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from catalog.lookup import catalog_index
 from catalog.models import Card
 from events import day
-from events.models import CUT_ROUNDS, DAY_CHANGES, SWISS, TOP, Event, Match, Player, Round
+from events.models import CUT_ROUNDS, DAY_CHANGES, SWISS, TOP, Event, EventDeck, Match, Player, Round
 from tournament import Standing, tiebreakers
 
 # --- where the day stands ----------------------------------------------------------------------
@@ -372,27 +372,25 @@ def records(player_ids: list[int]) -> dict[int, tuple[int, int, int]]:
 
 
 def played(user: Any, most: int) -> list[dict[str, Any]]:
-    """The user's finished events whose lists are public after the event, newest first, with
-    their place, record and the general played: a few queries each, for at most `most` events."""
-    players = (
-        Player.objects.filter(user=user, event__lists_public="after")
-        .select_related("event")
-        .order_by("-event__starts_at", "-event__created")[: most * 2]
-    )
-    shown: list[dict[str, Any]] = []
-    for player in players:
-        event = player.event
-        if stage(event) != FINISHED:
-            continue
-        order = placings(event)
-        place = order.index(player.pk) + 1 if player.pk in order else None
-        url = event.get_absolute_url() if event.listed else reverse("events:public", args=[event.public_token])
-        shown.append(
-            {"event": event, "place": place, "of": len(order), "general": player.general, "pk": player.pk, "url": url}
-        )
-        if len(shown) == most:
-            break
-    won_lost_drawn = records([row["pk"] for row in shown])
-    for row in shown:
-        row["won"], row["lost"], row["drawn"] = won_lost_drawn[row["pk"]]
+    """The user's finished events whose lists are public, newest first, with their place, record
+    and the general played: read from the event decks those events left (events.event_decks),
+    whose placings were worked out once, when the event finished. Three queries."""
+    decks = list(EventDeck.objects.filter(user=user).select_related("event").order_by("-day", "-event_id")[:most])
+    shown = [
+        {
+            "event": deck.event,
+            "place": deck.placing,
+            "of": deck.players,
+            "general": deck.general or None,
+            "pk": deck.player_id,
+            "url": deck.event.get_absolute_url()
+            if deck.event.listed
+            else reverse("events:public", args=[deck.event.public_token]),
+            "list_url": deck.get_absolute_url() if deck.text else None,  # the deck they played
+        }
+        for deck in decks
+    ]
+    won_lost_drawn = records([deck.player_id for deck in decks if deck.player_id is not None])
+    for row, deck in zip(shown, decks, strict=True):
+        row["won"], row["lost"], row["drawn"] = won_lost_drawn.get(deck.player_id or 0, (0, 0, 0))
     return shown

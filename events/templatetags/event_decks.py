@@ -27,5 +27,5 @@ def event_decks_playing(context: Any) -> dict[str, Any]:
         wanted = []
     if not wanted:
         return {"count": 0}
-    count = EventDeck.objects.filter(event_decks.playing(wanted)).count()
+    count = EventDeck.objects.exclude(text="").filter(event_decks.playing(wanted)).count()
     return {"count": count, "url": reverse("events:event-decks") + "?" + urlencode([("card", c) for c in cards])}

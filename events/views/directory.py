@@ -71,7 +71,7 @@ def event_page(request: HtmxHttpRequest, event: Event) -> HttpResponse:
     place, queue = services.place_of(event, request.user)
     directory.places_taken([event])
     stage, placings = presenters.results(event)
-    decks = dict(EventDeck.objects.filter(event=event).values_list("placing", "pk"))
+    decks = dict(EventDeck.objects.filter(event=event).exclude(text="").values_list("placing", "pk"))
     context = {
         "event": event,
         "place": place,

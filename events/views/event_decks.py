@@ -54,5 +54,5 @@ def search_page(request: HtmxHttpRequest) -> HttpResponse:
 
 def detail(request: HtmxHttpRequest, deck_id: int) -> HttpResponse:
     """One event deck: the list as played, its placing, its event."""
-    deck = get_object_or_404(EventDeck.objects.select_related("event", "user"), pk=deck_id)
+    deck = get_object_or_404(EventDeck.objects.exclude(text="").select_related("event", "user"), pk=deck_id)
     return render(request, "events/event_deck.html", {"deck": deck, "event": deck.event})

@@ -90,3 +90,20 @@ def test_lists_made_private_again_leave_the_event_decks(alice, django_capture_on
     with django_capture_on_commit_callbacks(execute=True):
         services.change_settings(event, {"lists_public": "never"})
     assert not EventDeck.objects.filter(event=event).exists()
+
+
+def test_a_players_page_and_answer_list_the_events_they_played(alice, bob, django_capture_on_commit_callbacks) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        event = _played(alice, "公開賽", "after", listed=True)
+    first = EventDeck.objects.get(event=event, placing=1)
+    player = first.player
+    player.user = bob
+    player.save(update_fields=["user"])
+    EventDeck.objects.filter(pk=first.pk).update(user=bob)
+    answer = Client().get("/api/users/bob/events/").json()
+    assert [row["name"] for row in answer] == ["公開賽"]
+    row = answer[0]
+    assert (row["place"], row["players"], row["won"], row["lost"], row["drawn"]) == (1, 4, 2, 0, 0)
+    assert row["url"] == f"/events/{event.pk}/" and row["list_url"] == f"/events/decks/{first.pk}/"
+    page = Client().get("/u/bob/").content.decode()
+    assert f"/events/decks/{first.pk}/" in page and "2–0–0" in page

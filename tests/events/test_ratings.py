@@ -230,13 +230,14 @@ def test_marking_an_event_rated_on_its_page_queues_a_run_from_its_date(
 
 
 def test_the_profile_lists_each_event_with_its_record_and_general(people, english) -> None:
-    from events import presenters
+    from events import event_decks, presenters
 
     event = _event(people["ann"], date(2026, 3, 1), FIRST)
     Event.objects.filter(pk=event.pk).update(lists_public="after", top_cut=0, rounds=3)
     Player.objects.filter(event=event).update(general="WJ-001")
     ann = Player.objects.get(event=event, user=people["ann"])
     assert presenters.records([ann.pk]) == {ann.pk: (1, 0, 1)}  # beat ben, drew dan
+    event_decks.record(event.pk)  # the background task, when its last result came in
     page = Client().get("/u/ann/").content.decode()
     events_part = page[page.index('id="events-heading"') :]
     assert "1–0–1" in events_part and "/cards/WJ-001/" in events_part
