@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test test-browser-all test-fast check install messages makemessages migrate catalog lint format typecheck bench bench-scale audit serve-prod cluster clean
+.PHONY: run test test-browser-all test-fast check install messages makemessages migrate catalog lint format typecheck bench bench-scale bench-scene audit serve-prod cluster clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -89,6 +89,10 @@ bench: messages
 # The site at community scale on PostgreSQL (BENCH_SCALE_URL): 100,000 decks, 10,000 users.
 bench-scale: messages
 	$(BIN)/python bench/scale.py
+
+# The scene on PostgreSQL (BENCH_SCENE_URL): 10,000 events, 1,000,000 matches, the ratings.
+bench-scene: messages
+	$(BIN)/python bench/scene.py
 
 # Lighthouse (npm, pinned in audit/package-lock.json) on the main pages, mobile profile, with
 # Debian's chromium (apt-get install chromium); needs Node.js and npm.

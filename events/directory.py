@@ -8,7 +8,9 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from django.db.models import Count, Q
+from django.db.models import Count, F, Q, Window
+from django.db.models.functions import RowNumber, TruncDate
+from django.urls import reverse
 from django.utils import timezone
 
 from decks.i18n import label_formats
@@ -17,8 +19,6 @@ from events.models import Event, EventQuerySet, Registration
 # A page of the directory; its pages stop here (filter to go further).
 DIRECTORY_PAGE = 30
 MAX_PAGE = 200
-# A month's calendar shows at most this many events (a busy month in a country is a few hundred).
-MONTH_EVENTS = 500
 # The feeds carry this many, from events a month past on (a calendar keeps what it showed).
 FEED_EVENTS = 200
 FEED_PAST = timedelta(days=30)
@@ -81,20 +81,38 @@ def shown(events: list[Event]) -> list[Event]:
     return events
 
 
+# A day of the calendar names this many events; "+n more" leads to the day's list.
+DAY_EVENTS = 3
+
+
 @dataclass
 class Day:
     day: date
     in_month: bool
-    events: list[Event] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)  # {"pk", "name", "url"}
+    more: int = 0
 
 
-def month_weeks(month: date, events: list[Event]) -> list[list[Day]]:
-    """The month's weeks, Monday first, each day with the events held on it."""
+def month_weeks(month: date, filters: dict[str, Any]) -> list[list[Day]]:
+    """The month's weeks, Monday first, each day with the first DAY_EVENTS events held on it
+    and how many more: two queries of at most a row a day and DAY_EVENTS a day, however busy
+    the month."""
     weeks = calendar.Calendar(firstweekday=0).monthdatescalendar(month.year, month.month)
     days = {d: Day(d, d.month == month.month) for week in weeks for d in week}
-    for event in events:
-        if event.day in days:
-            days[event.day].events.append(event)
+    first, last = month_bounds(month)
+    in_month = listed_events(**(filters | {"since": first, "until": last})).annotate(
+        on=TruncDate("starts_at", tzinfo=timezone.get_current_timezone())
+    )
+    counts = dict(in_month.order_by().values("on").annotate(n=Count("pk")).values_list("on", "n"))
+    ranked = in_month.annotate(
+        nth=Window(RowNumber(), partition_by=F("on"), order_by=[F("starts_at").asc(), F("pk").asc()])
+    )
+    for pk, name, on in ranked.filter(nth__lte=DAY_EVENTS).values_list("pk", "name", "on"):
+        if on in days:
+            days[on].events.append({"pk": pk, "name": name, "url": reverse("events:detail", args=[pk])})
+    for on, n in counts.items():
+        if on in days:
+            days[on].more = n - len(days[on].events)
     return [[days[d] for d in week] for week in weeks]
 
 

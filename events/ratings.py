@@ -23,7 +23,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
+from django.contrib.auth import get_user_model
+from django.db import connection, transaction
 from django.db.models import Count, F, OuterRef, Q, Subquery
 from openskill.models import PlackettLuce
 
@@ -115,14 +116,48 @@ def replay(matches: Iterable[Played], start: dict[int, tuple[float, float]]) -> 
     return out
 
 
-def _start(since: datetime.date | None) -> dict[int, tuple[float, float]]:
-    """Each player's rating just before `since`: their last entry before it (one query)."""
+def _last_entries(users: Iterable[int], before: datetime.date | None = None) -> dict[int, tuple[float, float, float]]:
+    """Each user's last entry (before `before`, if given): (mu, sigma, ordinal). One query: for
+    each user, the newest of their entries, read through the index on (user, played_on)."""
+    entries = RatingEntry.objects.filter(user=OuterRef("pk"))
+    if before is not None:
+        entries = entries.filter(played_on__lt=before)
+    last = entries.order_by(*_NEWEST_FIRST)
+    rows = (
+        get_user_model()
+        .objects.filter(pk__in=list(users))
+        .annotate(
+            mu=Subquery(last.values("mu")[:1]),
+            sigma=Subquery(last.values("sigma")[:1]),
+            ordinal=Subquery(last.values("ordinal")[:1]),
+        )
+        .filter(mu__isnull=False)
+        .values_list("pk", "mu", "sigma", "ordinal")
+    )
+    return {user: (mu, sigma, ordinal) for user, mu, sigma, ordinal in rows}
+
+
+def _start(since: datetime.date | None, matches: list[Played]) -> dict[int, tuple[float, float]]:
+    """The rating just before `since` of each player of the matches replayed: their last entry
+    before it. Players not among them keep their entries."""
     if since is None:
         return {}
-    before = RatingEntry.objects.filter(played_on__lt=since)
-    last = before.filter(user=OuterRef("user")).order_by(*_NEWEST_FIRST).values("pk")[:1]
-    rows = before.filter(pk=Subquery(last)).values_list("user_id", "mu", "sigma")
-    return {user: (mu, sigma) for user, mu, sigma in rows}
+    players = {m.a for m in matches} | {m.b for m in matches}
+    return {user: (mu, sigma) for user, (mu, sigma, _ordinal) in _last_entries(players, since).items()}
+
+
+def _insert(entries: list[RatingEntry]) -> None:
+    """The entries written: by COPY on PostgreSQL (a recompute from scratch writes two million
+    rows: bulk INSERTs took most of its time, bench/scene.py), else in batches."""
+    if connection.vendor != "postgresql":
+        RatingEntry.objects.bulk_create(entries, batch_size=5_000)
+        return
+    fields = [f for f in RatingEntry._meta.concrete_fields if not f.primary_key]
+    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+    table = connection.ops.quote_name(RatingEntry._meta.db_table)
+    with connection.cursor() as cursor, cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+        for entry in entries:
+            copy.write_row([getattr(entry, f.attname) for f in fields])
 
 
 def _generation() -> int:
@@ -134,8 +169,8 @@ def recompute(since: datetime.date | None = None) -> int:
     """Every rating from `since` on (None: from scratch) computed again and written; returns the
     matches replayed. Raises Busy if another run wrote meanwhile."""
     seen = _generation()
-    start = _start(since)
-    entries = replay(rated_matches(since), start)
+    matches = list(rated_matches(since))
+    entries = replay(matches, _start(since, matches))
     with transaction.atomic():
         state = RatingState.objects.select_for_update().get(pk=1)
         if state.generation != seen:
@@ -143,7 +178,7 @@ def recompute(since: datetime.date | None = None) -> int:
         old = RatingEntry.objects.all() if since is None else RatingEntry.objects.filter(played_on__gte=since)
         touched = set(old.values_list("user_id", flat=True).distinct()) | {e.user_id for e in entries}
         old.delete()
-        RatingEntry.objects.bulk_create(entries, batch_size=5_000)
+        _insert(entries)
         _write_current(touched)
         state.generation += 1
         state.save(update_fields=["generation"])
@@ -154,17 +189,13 @@ def _write_current(users: set[int]) -> None:
     """The players' ratings now, from their last entries; a player left without one has none."""
     if not users:
         return
-    mine = RatingEntry.objects.filter(user=OuterRef("user"))
-    last = mine.order_by(*_NEWEST_FIRST).values("pk")[:1]
-    latest = RatingEntry.objects.filter(user__in=users, pk=Subquery(last)).values_list(
-        "user_id", "mu", "sigma", "ordinal"
-    )
+    latest = _last_entries(users)
     counts = dict(
         RatingEntry.objects.filter(user__in=users).values("user").annotate(n=Count("pk")).values_list("user", "n")
     )
     rows = [
         PlayerRating(user_id=user, mu=mu, sigma=sigma, ordinal=ordinal, matches=counts.get(user, 0))
-        for user, mu, sigma, ordinal in latest
+        for user, (mu, sigma, ordinal) in latest.items()
     ]
     PlayerRating.objects.filter(user__in=users).exclude(user__in=[r.user_id for r in rows]).delete()
     PlayerRating.objects.bulk_create(

@@ -3,17 +3,20 @@ event's page, registering for it (or its waiting list), and the directory as iCa
 
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.contrib.syndication.views import Feed
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.feedgenerator import Atom1Feed
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from icalendar import Calendar
@@ -39,13 +42,11 @@ def directory_page(request: HtmxHttpRequest) -> HttpResponse:
     the region of the reader's profile."""
     form, filters, valid = _filters(request)
     month = (form.cleaned_data.get("month") if valid and form.is_bound else None) or timezone.localdate()
-    first, last = directory.month_bounds(month)
+    first, _last = directory.month_bounds(month)
     if filters["since"] is None and filters["until"] is None:
         filters["since"] = timezone.localdate()  # upcoming: from today on
     number = page_number(request, directory.MAX_PAGE)
     page = SlicePage(directory.listed_events(**filters), number or 1, directory.DIRECTORY_PAGE) if valid else None
-    in_month = {**filters, "since": first, "until": last}
-    month_events = list(directory.listed_events(**in_month)[: directory.MONTH_EVENTS]) if valid else []
     rows = directory.shown(list(page.object_list) if page else [])
     previous, following = directory.neighbour_months(month)
     mine = profiles.profile_of(request.user).region if request.user.is_authenticated else ""
@@ -53,7 +54,7 @@ def directory_page(request: HtmxHttpRequest) -> HttpResponse:
         "form": form,
         "page": page,
         "events": rows,
-        "weeks": directory.month_weeks(month, month_events),
+        "weeks": directory.month_weeks(month, filters) if valid else [],
         "month": first,
         "previous_month": previous,
         "next_month": following,
@@ -125,6 +126,10 @@ def _calendar_name(region: str, organiser: str) -> str:
     return _("Events")
 
 
+# The calendars may lag the directory this long (a subscribed calendar refreshes less often).
+FEED_SECONDS = 300
+
+
 def calendar_ics(request: HttpRequest) -> HttpResponse:
     """The directory's upcoming events as iCalendar (`?region=`, `?organiser=<username>`), for a
     phone's calendar to subscribe to."""
@@ -134,6 +139,21 @@ def calendar_ics(request: HttpRequest) -> HttpResponse:
         return HttpResponse(_("No such region."), status=400, content_type="text/plain; charset=utf-8")
     if len(organiser) > 150:
         return HttpResponse(_("No such organiser."), status=400, content_type="text/plain; charset=utf-8")
+    # Calendar apps ask every few minutes, and writing iCalendar takes a quarter of a millisecond
+    # an event: one answer per address and language serves them all for FEED_SECONDS.
+    query = hashlib.sha256(f"{region}\x00{organiser}\x00{request.get_host()}".encode()).hexdigest()[:32]
+    key = f"events-ics:{get_language()}:{query}"
+    body = cache.get(key)
+    if body is None:
+        body = _calendar(request, region, organiser)
+        cache.set(key, body, FEED_SECONDS)
+    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["Cache-Control"] = f"public, max-age={FEED_SECONDS}"
+    response["Content-Disposition"] = 'inline; filename="events.ics"'
+    return response
+
+
+def _calendar(request: HttpRequest, region: str, organiser: str) -> bytes:
     since = timezone.localdate() - directory.FEED_PAST
     events = list(directory.listed_events(region=region, organiser=organiser, since=since)[: directory.FEED_EVENTS])
     cal = Calendar()
@@ -143,9 +163,7 @@ def calendar_ics(request: HttpRequest) -> HttpResponse:
     now = timezone.now()
     for event in events:
         cal.add_component(_calendar_event(request, event, now))
-    response = HttpResponse(cal.to_ical(), content_type="text/calendar; charset=utf-8")
-    response["Content-Disposition"] = 'inline; filename="events.ics"'
-    return response
+    return bytes(cal.to_ical())
 
 
 def _calendar_event(request: HttpRequest, event: Event, now: datetime) -> CalendarEvent:

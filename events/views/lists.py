@@ -67,7 +67,7 @@ def detail(request: HtmxHttpRequest, event_id: int) -> HttpResponse:
     """The organiser's page of their event; a listed event's page to anyone else."""
     if request.user.is_authenticated:
         mine = Event.objects.organised_by(request.user).filter(pk=event_id).first()
-        if mine is not None:
+        if mine is not None and not (mine.listed and request.GET.get("as") == "public"):
             return _organiser_page(cast(AuthedRequest, request), mine)
     listed = Event.objects.listed().select_related("organiser").filter(pk=event_id).first()
     if listed is not None:
@@ -89,8 +89,11 @@ def _organiser_page(request: AuthedRequest, event: Event) -> HttpResponse:
             messages.success(request, _("Event settings saved."))
             return redirect(event)
     rows = services.checked(event, list(event.submissions.for_table()))
+    registrations = list(event.registrations.in_order().select_related("user"))
     context = {
         "event": event,
+        "registrations": registrations,
+        "taken": sum(1 for r in registrations if not r.waiting),
         "form": form,
         "rows": rows,
         "legal_count": sum(1 for r in rows if r.legal),

@@ -104,9 +104,16 @@ def test_the_directory_filters_by_region_city_format_and_date_and_draws_the_mont
     ranged = visitor.get(f"/events/?since={day}&until={day}").context["events"]
     assert [e.name for e in ranged] == ["台北公開賽"]
     month = visitor.get(f"/events/?month={day:%Y-%m}")
-    cells = {d.day: [e.name for e in d.events] for week in month.context["weeks"] for d in week}
+    cells = {d.day: [e["name"] for e in d.events] for week in month.context["weeks"] for d in week}
     assert "台北公開賽" in cells[day]
     assert all(len(week) == 7 and week[0].day.weekday() == 0 for week in month.context["weeks"])
+    for n in range(4):  # a busy day names three and links to the rest
+        _event(alice, f"同日賽{n}", days=40, city="高雄")
+    busy = _event(alice, "同日賽4", days=40, city="高雄").day
+    crowded = visitor.get(f"/events/?month={busy:%Y-%m}&city=高雄")
+    cell = next(d for week in crowded.context["weeks"] for d in week if d.day == busy)
+    assert len(cell.events) == 3 and cell.more == 2
+    assert f"since={busy}" in crowded.content.decode()
     for bad in (
         "month=2026-13",
         "month=0001-01",
