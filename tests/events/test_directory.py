@@ -230,6 +230,10 @@ def test_each_role_sees_a_listed_event_as_its_own(alice, english) -> None:
         assert mine.status_code == (401 if role == "anonymous" else 200), role
         if role in ("registered", "waiting"):
             assert mine.json()["waiting"] == (role == "waiting")
+    organiser_page = roles["organiser"].get(f"/events/{event.pk}/").content.decode()
+    assert "registered" in organiser_page and "waiting" in organiser_page  # who holds a place, who waits
+    as_public = roles["organiser"].get(f"/events/{event.pk}/?as=public").content.decode()
+    assert "Submission link" not in as_public and "1 of 1 places taken" in as_public
     assert roles["anonymous"].post(f"/api/events/{event.pk}/registration/").status_code == 401
     assert roles["other"].delete(f"/api/events/{event.pk}/registration/").status_code == 404
 
