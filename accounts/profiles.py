@@ -145,6 +145,7 @@ class ProfileForm(forms.Form):
     region = forms.ChoiceField(
         label=gettext_lazy("Where I play"),
         required=False,
+        choices=regions.form_choices(gettext_lazy("— not said —")),
         help_text=gettext_lazy("The events near you, and your region's leaderboard."),
     )
     in_site = forms.MultipleChoiceField(
@@ -159,12 +160,6 @@ class ProfileForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
         required=False,
     )
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        region = self.fields["region"]
-        assert isinstance(region, forms.ChoiceField)
-        region.choices = [("", gettext_lazy("— not said —")), *regions.labelled()]  # in the reader's language
 
 
 @login_required

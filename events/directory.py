@@ -60,6 +60,11 @@ def _midnight(day: date) -> datetime:
     return timezone.make_aware(datetime.combine(day, time.min))
 
 
+def feed_events(region: str = "", organiser: str = "") -> EventQuerySet:
+    """What the iCal and Atom feeds carry: listed events from FEED_PAST ago on, soonest first."""
+    return listed_events(region=region, organiser=organiser, since=timezone.localdate() - FEED_PAST)
+
+
 def places_taken(events: list[Event]) -> None:
     """Each event's `taken` (players with a place) and `waiting`, in one query for the page."""
     counts = {

@@ -11,6 +11,7 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 
 from catalog.lookup import catalog_index
+from decks import search
 from decks.services import played_names
 from events import presenters
 from events.models import PUBLIC_LISTS, Event, EventDeck, EventDeckName
@@ -65,6 +66,20 @@ def record(event_id: int) -> int:
     return len(decks)
 
 
+def read_cards(texts: list[str]) -> tuple[list[tuple[str, int]], list[str]]:
+    """The cards a search names (`新兵:2`, as the deck search reads them): each name's key and
+    least copies, and what is wrong with the rest (too many, unknown)."""
+    named = [text for text in texts if text.strip()]
+    errors = [too_many] if (too_many := search.too_many_cards(len(named))) else []
+    wanted = []
+    for text in named[: int(search.SEARCH_CARDS)]:
+        try:
+            wanted.append(search.wanted(text))
+        except search.SearchError as exc:
+            errors.append(str(exc))
+    return wanted, errors
+
+
 def playing(wanted: list[tuple[str, int]]) -> Q:
     """Event decks that play each (name key, least copies): one indexed lookup a card."""
     condition = Q()
@@ -77,7 +92,7 @@ def playing(wanted: list[tuple[str, int]]) -> Q:
 def found(wanted: list[tuple[str, int]], general: str = "", format_name: str = "") -> object:
     """Event decks playing the wanted cards (and led by `general`, of `format_name`), newest
     event first, best placing first."""
-    decks = EventDeck.objects.exclude(text="").filter(playing(wanted)).select_related("event")
+    decks = EventDeck.objects.with_lists().filter(playing(wanted)).select_related("event")
     if general:
         decks = decks.filter(general=general)
     if format_name:

@@ -55,7 +55,7 @@ class EventForm(forms.ModelForm):
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format=_LOCAL_MINUTE),
         help_text=_("Time in Taipei (UTC+8)."),
     )
-    region = forms.ChoiceField(label=_("Region"), required=False)
+    region = forms.ChoiceField(label=_("Region"), required=False, choices=regions.form_choices(_("— none —")))
     cap = forms.IntegerField(  # its bounds are the model field's (events.models.PLAYER_CAP)
         label=_("Player cap"),
         required=False,
@@ -107,9 +107,6 @@ class EventForm(forms.ModelForm):
         assert isinstance(fmt, forms.ChoiceField)
         fmt.widget = ChineseAwareSelect(attrs=fmt.widget.attrs)  # house formats are named by players
         fmt.choices = format_choices(user)
-        region = self.fields["region"]
-        assert isinstance(region, forms.ChoiceField)
-        region.choices = [("", _("— none —")), *regions.labelled()]  # in the reader's language
         visibility = self.fields["visibility"]
         assert isinstance(visibility, forms.ChoiceField)
         visibility.choices = VISIBILITY_CHOICES
@@ -258,13 +255,7 @@ class SeasonForm(forms.Form):
     """A season of the ratings: a calendar year."""
 
     season = forms.IntegerField(label=_("Season"), min_value=2000, max_value=2100, required=False)
-    region = forms.ChoiceField(label=_("Region"), required=False)
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        region = self.fields["region"]
-        assert isinstance(region, forms.ChoiceField)
-        region.choices = [("", _("— all —")), *regions.labelled()]
+    region = forms.ChoiceField(label=_("Region"), required=False, choices=regions.form_choices(_("— all —")))
 
 
 class PenaltyForm(forms.ModelForm):
@@ -374,7 +365,7 @@ class DirectoryForm(forms.Form):
     """The events directory's filters (GET): region, city, format, a date range, or a month of
     the calendar; "near me" is the region of the reader's profile."""
 
-    region = forms.ChoiceField(label=_("Region"), required=False)
+    region = forms.ChoiceField(label=_("Region"), required=False, choices=regions.form_choices(_("— all —")))
     city = forms.CharField(label=_("City"), max_length=50, required=False)
     format = forms.ChoiceField(label=_("Format"), choices=lambda: [("", "—"), *format_choices()], required=False)
     since = forms.DateField(label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
@@ -385,12 +376,6 @@ class DirectoryForm(forms.Form):
         input_formats=["%Y-%m"],
         widget=forms.DateInput(attrs={"type": "month"}, format="%Y-%m"),
     )
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        region = self.fields["region"]
-        assert isinstance(region, forms.ChoiceField)
-        region.choices = [("", _("— all —")), *regions.labelled()]
 
     def clean_month(self) -> Any:
         month = self.cleaned_data.get("month")

@@ -654,6 +654,10 @@ class Registration(models.Model):
 
 
 class EventDeckQuerySet(models.QuerySet["EventDeck"]):
+    def with_lists(self) -> EventDeckQuerySet:
+        """The records that hold a list (a player without one has a record for their page only)."""
+        return self.exclude(text="")
+
     def newest_first(self) -> EventDeckQuerySet:
         return self.order_by("-day", "event_id", "placing", "pk")
 

@@ -239,8 +239,8 @@ def _promote(event: Event) -> None:
         return
     taken = Registration.objects.filter(event=event, waiting=False).count()
     room = None if event.cap is None else max(0, event.cap - taken)
-    waiting = Registration.objects.filter(event=event, waiting=True).in_order()
-    moving = list(waiting.values_list("pk", "user_id") if room is None else waiting.values_list("pk", "user_id")[:room])
+    waiting = Registration.objects.filter(event=event, waiting=True).in_order().values_list("pk", "user_id")
+    moving = list(waiting if room is None else waiting[:room])
     if not moving:
         return
     Registration.objects.filter(pk__in=[pk for pk, _user in moving]).update(waiting=False)

@@ -6,9 +6,11 @@ as its readers write it, not converted."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from webutil.i18n import wants_english, wants_simplified
 
@@ -53,3 +55,9 @@ def label(slug: str) -> str:
 def labelled() -> list[tuple[str, str]]:
     """(slug, name) of every region for a form's choice, in the reader's language."""
     return [(slug, region.label) for slug, region in regions().items()]
+
+
+def form_choices(empty: Any) -> Callable[[], list[tuple[str, str]]]:
+    """A form field's choices: `empty` ("— all —") first, then every region. A callable, so the
+    names are read in the reader's language each time the form is drawn or checked."""
+    return lambda: [("", str(empty)), *labelled()]

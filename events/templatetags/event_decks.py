@@ -9,7 +9,6 @@ from urllib.parse import urlencode
 from django import template
 from django.urls import reverse
 
-from decks import search
 from events import event_decks
 from events.models import EventDeck
 
@@ -20,12 +19,9 @@ register = template.Library()
 def event_decks_playing(context: Any) -> dict[str, Any]:
     """How many event decks play the cards the reader searched for (one query), and the link to
     them; nothing when the search names no card or a card the catalogue does not know."""
-    cards = [c for c in context["request"].GET.getlist("card") if c.strip()][: int(search.SEARCH_CARDS)]
-    try:
-        wanted = [search.wanted(text) for text in cards]
-    except search.SearchError:
-        wanted = []
-    if not wanted:
+    cards = [c for c in context["request"].GET.getlist("card") if c.strip()]
+    wanted, errors = event_decks.read_cards(cards)
+    if not wanted or errors:
         return {"count": 0}
-    count = EventDeck.objects.exclude(text="").filter(event_decks.playing(wanted)).count()
+    count = EventDeck.objects.with_lists().filter(event_decks.playing(wanted)).count()
     return {"count": count, "url": reverse("events:event-decks") + "?" + urlencode([("card", c) for c in cards])}

@@ -72,7 +72,7 @@ def event_page(request: HtmxHttpRequest, event: Event) -> HttpResponse:
     place, queue = services.place_of(event, request.user)
     directory.places_taken([event])
     stage, placings = presenters.results(event)
-    decks = dict(EventDeck.objects.filter(event=event).exclude(text="").values_list("placing", "pk"))
+    decks = dict(EventDeck.objects.filter(event=event).with_lists().values_list("placing", "pk"))
     context = {
         "event": event,
         "place": place,
@@ -154,8 +154,7 @@ def calendar_ics(request: HttpRequest) -> HttpResponse:
 
 
 def _calendar(request: HttpRequest, region: str, organiser: str) -> bytes:
-    since = timezone.localdate() - directory.FEED_PAST
-    events = list(directory.listed_events(region=region, organiser=organiser, since=since)[: directory.FEED_EVENTS])
+    events = list(directory.feed_events(region=region, organiser=organiser)[: directory.FEED_EVENTS])
     cal = Calendar()
     cal.add("prodid", "-//Zongheng Deckbox//events//")
     cal.add("version", "2.0")
@@ -205,8 +204,7 @@ class EventsFeed(Feed):
         return reverse("events:directory") + (f"?region={obj}" if obj else "")
 
     def items(self, obj: str) -> list[Event]:
-        events = directory.listed_events(region=obj, since=timezone.localdate() - directory.FEED_PAST)
-        return list(events.order_by("-created", "-pk")[: directory.FEED_EVENTS])
+        return list(directory.feed_events(region=obj).order_by("-created", "-pk")[: directory.FEED_EVENTS])
 
     def item_title(self, item: Event) -> str:
         return item.name

@@ -7,7 +7,6 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
-from decks import search
 from decks.i18n import label_formats
 from events import event_decks
 from events.models import EventDeck
@@ -23,15 +22,7 @@ MAX_PAGE = 100
 def search_page(request: HtmxHttpRequest) -> HttpResponse:
     """`?card=新兵:2&card=…` (the deck search's cards), `?general=<code>`, `?format=`."""
     cards = [c for c in request.GET.getlist("card") if c.strip()]
-    errors: list[str] = []
-    if search.too_many_cards(len(cards)):
-        errors.append(search.too_many_cards(len(cards)))
-    wanted = []
-    for text in cards[: int(search.SEARCH_CARDS)]:
-        try:
-            wanted.append(search.wanted(text))
-        except search.SearchError as exc:
-            errors.append(str(exc))
+    wanted, errors = event_decks.read_cards(cards)
     general = request.GET.get("general", "").strip()[:20]
     format_name = request.GET.get("format", "")
     if format_name and format_name not in FORMATS:
@@ -54,5 +45,5 @@ def search_page(request: HtmxHttpRequest) -> HttpResponse:
 
 def detail(request: HtmxHttpRequest, deck_id: int) -> HttpResponse:
     """One event deck: the list as played, its placing, its event."""
-    deck = get_object_or_404(EventDeck.objects.exclude(text="").select_related("event", "user"), pk=deck_id)
+    deck = get_object_or_404(EventDeck.objects.with_lists().select_related("event", "user"), pk=deck_id)
     return render(request, "events/event_deck.html", {"deck": deck, "event": deck.event})
